@@ -1,0 +1,54 @@
+package mechanisms
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// laplaceNoise draws one sample of Lap(0, b), the density exp(−|t|/b)/(2b),
+// by inversion of a uniform on (−1/2, 1/2).
+func laplaceNoise(r *rand.Rand, b float64) float64 {
+	u := r.Float64() - 0.5
+	if u < 0 {
+		return b * math.Log1p(2*u)
+	}
+	return -b * math.Log1p(-2*u)
+}
+
+// sum returns Σ x_i.
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// mustPositive panics with a package-prefixed message unless v > 0 (and not NaN).
+func mustPositive(mech, field string, v float64) {
+	if !(v > 0) || math.IsInf(v, 1) {
+		panic(fmt.Sprintf("mechanisms: %s.%s must be positive and finite, got %v", mech, field, v))
+	}
+}
+
+// mustNonNegative panics unless v ≥ 0 and finite.
+func mustNonNegative(mech, field string, v float64) {
+	if !(v >= 0) || math.IsInf(v, 1) {
+		panic(fmt.Sprintf("mechanisms: %s.%s must be non-negative and finite, got %v", mech, field, v))
+	}
+}
+
+// mustOrder panics unless the Rényi order λ > 1 (λ = +Inf is allowed).
+func mustOrder(lambda float64) {
+	if !(lambda > 1) {
+		panic(fmt.Sprintf("mechanisms: order λ must be > 1, got %v", lambda))
+	}
+}
+
+// mustRate panics unless the sampling rate γ lies in (0, 1].
+func mustRate(mech, field string, g float64) {
+	if !(g > 0 && g <= 1) {
+		panic(fmt.Sprintf("mechanisms: %s.%s must lie in (0, 1], got %v", mech, field, g))
+	}
+}
