@@ -1,0 +1,85 @@
+package numeric
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+)
+
+func TestLogAddSubExp(t *testing.T) {
+	require.InDelta(t, math.Log(math.Exp(1)+math.Exp(2)), LogAddExp(1, 2), 1e-15)
+	require.Equal(t, 1000+math.Log(2), LogAddExp(1000, 1000))
+	require.Equal(t, 3.0, LogAddExp(math.Inf(-1), 3))
+	require.InDelta(t, math.Log(math.Exp(2)-math.Exp(1)), LogSubExp(2, 1), 1e-15)
+	require.True(t, math.IsInf(LogSubExp(5, 5), -1))
+	require.True(t, math.IsNaN(LogSubExp(1, 2)))
+	require.InDelta(t, 800+math.Log(1+math.Exp(-1)+math.Exp(-2)), LogSumExp([]float64{800, 799, 798}), 1e-12)
+	require.True(t, math.IsInf(LogSumExp(nil), -1))
+}
+
+// The softmax floor of seed 002 eq. (13) satisfies t_τ ≥ max(t, τ) and
+// t_τ − max(t, τ) ≤ log(2)/β (Appendix B), also at β·t far beyond exp's range.
+func TestSoftFloorProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		x := rapid.Float64Range(-1e3, 1e3).Draw(t, "t")
+		tau := rapid.Float64Range(1e-12, 1).Draw(t, "tau")
+		beta := rapid.Float64Range(1, 1e12).Draw(t, "beta")
+		f := SoftFloor(x, tau, beta)
+		m := math.Max(x, tau)
+		if !(f >= m) || f-m > math.Ln2/beta*(1+1e-12)+1e-15*math.Abs(m) {
+			t.Fatalf("SoftFloor(%v, %v, %v) = %v, max = %v", x, tau, beta, f, m)
+		}
+		s := SoftFloorSlope(x, tau, beta)
+		if !(s >= 0 && s <= 1) {
+			t.Fatalf("slope %v outside [0,1]", s)
+		}
+	})
+	// Against the direct definition where exp does not overflow.
+	for _, c := range [][3]float64{{0.3, 0.5, 10}, {0.7, 0.5, 10}, {1e-5, 1e-5, 1e5}, {2e-5, 1e-5, 1e5}} {
+		direct := math.Log(math.Exp(c[0]*c[2])+math.Exp(c[1]*c[2])) / c[2]
+		require.InEpsilon(t, direct, SoftFloor(c[0], c[1], c[2]), 1e-12)
+		slope := math.Exp(c[0]*c[2]) / (math.Exp(c[0]*c[2]) + math.Exp(c[1]*c[2]))
+		require.InEpsilon(t, slope, SoftFloorSlope(c[0], c[1], c[2]), 1e-12)
+	}
+	require.Equal(t, 1.0, SoftFloorSlope(1e4, 1e-5, 1e5))
+	require.Equal(t, 0.0, SoftFloorSlope(-1e4, 1e-5, 1e5))
+	require.Equal(t, 1e4, SoftFloor(1e4, 1e-5, 1e5))
+}
+
+func TestLogErfc(t *testing.T) {
+	for _, x := range []float64{-3, 0.1, 1, 5, 10, 19.9, 25} {
+		require.InEpsilon(t, math.Log(math.Erfc(x)), LogErfc(x), 1e-12, "x=%v", x)
+	}
+	// Beyond 26 erfc underflows; continuity across the switch at 20 and the
+	// leading asymptote −x² − log(x√π) bound the series.
+	require.InEpsilon(t, math.Log(math.Erfc(20)), LogErfc(20), 1e-13)
+	for _, x := range []float64{30, 100, 1e4} {
+		lead := -x*x - math.Log(x) - 0.5*math.Log(math.Pi)
+		require.LessOrEqual(t, LogErfc(x), lead)
+		require.InDelta(t, lead, LogErfc(x), 1/(x*x))
+	}
+}
+
+func TestLogAbsBinomial(t *testing.T) {
+	l, s := LogAbsBinomial(10, 3)
+	require.InDelta(t, math.Log(120), l, 1e-12)
+	require.Equal(t, 1, s)
+	l, s = LogAbsBinomial(10, 11)
+	require.True(t, math.IsInf(l, -1))
+	require.Equal(t, 0, s)
+	// C(2.5, 4) = 2.5·1.5·0.5·(−0.5)/24 < 0.
+	l, s = LogAbsBinomial(2.5, 4)
+	require.InDelta(t, math.Log(2.5*1.5*0.5*0.5/24), l, 1e-12)
+	require.Equal(t, -1, s)
+}
+
+func TestIntegrate(t *testing.T) {
+	require.InEpsilon(t, 2.0, Integrate(math.Sin, 0, math.Pi, 4), 1e-14)
+	abs := func(x float64) float64 { return math.Abs(x) }
+	require.InEpsilon(t, 1.0, IntegrateBreaks(abs, []float64{-1, 0, 1}, 1), 1e-14)
+	// log ∫ exp(g) for g spanning e^800.
+	g := func(x float64) float64 { return 800 - x*x/2 }
+	require.InEpsilon(t, 800+0.5*math.Log(2*math.Pi), LogIntegrateBreaks(g, []float64{-40, 40}, 8), 1e-12)
+}
