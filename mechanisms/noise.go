@@ -7,13 +7,13 @@ import (
 )
 
 // laplaceNoise draws one sample of Lap(0, b), the density exp(−|t|/b)/(2b),
-// by inversion of a uniform on (−1/2, 1/2).
+// as a standard exponential (math/rand/v2's ziggurat) with a random sign.
 func laplaceNoise(r *rand.Rand, b float64) float64 {
-	u := r.Float64() - 0.5
-	if u < 0 {
-		return b * math.Log1p(2*u)
+	e := b * r.ExpFloat64()
+	if r.Uint64()&1 == 0 {
+		return -e
 	}
-	return -b * math.Log1p(-2*u)
+	return e
 }
 
 // sum returns Σ x_i.
