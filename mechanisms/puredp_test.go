@@ -53,6 +53,45 @@ func pdtIntegrate(f func(float64) float64, a, b float64, breaks []float64, panel
 	return total
 }
 
+// pdtNodes returns the nodes and weights of the composite Gauss-Legendre
+// rule on [a, b] cut at the break points inside it, with sub-panels of width
+// at most maxW on every piece.
+func pdtNodes(a, b float64, breaks []float64, maxW float64) (xs, ws []float64) {
+	pts := []float64{a, b}
+	for _, p := range breaks {
+		if p > a && p < b {
+			pts = append(pts, p)
+		}
+	}
+	sort.Float64s(pts)
+	for k := 0; k+1 < len(pts); k++ {
+		lo, hi := pts[k], pts[k+1]
+		if hi <= lo {
+			continue
+		}
+		n := int(math.Ceil((hi - lo) / maxW))
+		w := (hi - lo) / float64(n)
+		for j := 0; j < n; j++ {
+			c := lo + (float64(j)+0.5)*w
+			for i, xi := range pdtGLX {
+				xs = append(xs, c+xi*w/2)
+				ws = append(ws, pdtGLW[i]*w/2)
+			}
+		}
+	}
+	return xs, ws
+}
+
+// pdtIntegrateW is pdtIntegrate with sub-panels of width at most maxW.
+func pdtIntegrateW(f func(float64) float64, a, b float64, breaks []float64, maxW float64) float64 {
+	xs, ws := pdtNodes(a, b, breaks, maxW)
+	total := 0.0
+	for i, x := range xs {
+		total += ws[i] * f(x)
+	}
+	return total
+}
+
 // pdtGeomBreaks returns lo·r^k for k = 0, 1, … while below hi: break points
 // that resolve a function varying on every scale near zero.
 func pdtGeomBreaks(lo, hi, r float64) []float64 {
