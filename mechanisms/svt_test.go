@@ -413,8 +413,8 @@ func TestSVT6NotPrivate(t *testing.T) {
 		require.True(t, math.IsInf(SVT6{Eps: eps, T: 0.5}.Epsilon(), 1))
 		prev := 0.0
 		for _, m := range []int{1, 2, 4, 8, 16, 32} {
-			q := append(make([]float64, m), ones(m)...)
-			q2 := append(ones(m), make([]float64, m)...)
+			q := append(make([]float64, m), svtOnes(m)...)
+			q2 := append(svtOnes(m), make([]float64, m)...)
 			pat := strings.Repeat("F", m) + strings.Repeat("T", m)
 			got := math.Log(s.prob(q, pat) / s.prob(q2, pat))
 			assert.Greater(t, got, prev, "eps=%v m=%d", eps, m)
@@ -424,7 +424,7 @@ func TestSVT6NotPrivate(t *testing.T) {
 	}
 }
 
-func ones(n int) []float64 {
+func svtOnes(n int) []float64 {
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = 1
