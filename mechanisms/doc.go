@@ -20,4 +20,18 @@
 //     [RandomizedResponse], [ShuffledRR], [NoisyGD];
 //   - [SampledGaussianRDP] and [SampledGaussianRDPBound], the exact RDP of the
 //     sampled Gaussian mechanism and its closed-form bound (seed 001).
+//
+// Pure-DP references (seed 003, Section V), each with Epsilon(), +Inf when
+// the mechanism is not private:
+//
+//   - [ReportNoisyMax], [ExponentialMechanism], [ContinuousNoisyMax];
+//   - the sparse vector technique of Lyu, Su and Li, Algorithms 1–6:
+//     [SVT1], [SVT2] (ε-DP), [SVT4] ((1+6c)ε/4-DP), and the broken [SVT3],
+//     [SVT5], [SVT6].
+//
+// Mean mechanisms with a private count under add/remove neighbours (seed 004,
+// Section 6.1), correct and deliberately broken: [DPMean], [NonDPLaplace1],
+// [NonDPLaplace2], [NonDPGaussian1], [NonDPGaussian2]; and [ScaledGD]
+// (Section 6.5), a DP-GD step whose noise is S times what its accounting
+// assumes.
 package mechanisms
