@@ -1,0 +1,90 @@
+package renyi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/dptest/dptest/internal/density"
+)
+
+// Sample-level errors.
+var (
+	ErrEmpty     = errors.New("renyi: a sample is empty")
+	ErrNonFinite = errors.New("renyi: a sample holds NaN or ±Inf")
+)
+
+// ContinuousSamples bounds D_λ(p ‖ q) from real samples xs ∼ p and ys ∼ q
+// held in memory (outputs recorded elsewhere). The grid is fixed from the
+// pooled samples' range as [density.GridFor] does from a pilot; sample sizes
+// may differ. A sample whose values are all equal is a point mass and is
+// rejected with ErrPointMassP or ErrPointMassQ: use [DiscreteSamples].
+func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
+	if len(xs) == 0 || len(ys) == 0 {
+		return Result{}, ErrEmpty
+	}
+	for i, v := range xs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Result{}, fmt.Errorf("%w: first sample, value %d is %v", ErrNonFinite, i, v)
+		}
+	}
+	for i, v := range ys {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Result{}, fmt.Errorf("%w: second sample, value %d is %v", ErrNonFinite, i, v)
+		}
+	}
+	if err := par.check(int64(len(xs)), int64(len(ys))); err != nil {
+		return Result{}, err
+	}
+	if allEqual(xs) {
+		return Result{}, ErrPointMassP
+	}
+	if allEqual(ys) {
+		return Result{}, ErrPointMassQ
+	}
+	g, err := density.GridFor(xs, ys, min(len(xs), len(ys)))
+	if err != nil {
+		return Result{}, err
+	}
+	bx, by := density.NewBinned(g), density.NewBinned(g)
+	for _, v := range xs {
+		bx.Add(v)
+	}
+	for _, v := range ys {
+		by.Add(v)
+	}
+	return Continuous(bx, by, par)
+}
+
+func allEqual(v []float64) bool {
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// DiscreteSamples bounds D_λ(p ‖ q) from discrete samples xs ∼ p and ys ∼ q
+// of any comparable type held in memory; sample sizes may differ. A value
+// that is not equal to itself (a NaN, or a struct or array holding one)
+// cannot be counted and is rejected with ErrNonFinite.
+func DiscreteSamples[O comparable](xs, ys []O, par Params) (Result, error) {
+	if len(xs) == 0 || len(ys) == 0 {
+		return Result{}, ErrEmpty
+	}
+	fx, fy := density.NewFreq[O](), density.NewFreq[O]()
+	for i, v := range xs {
+		if v != v {
+			return Result{}, fmt.Errorf("%w: first sample, value %d is %v", ErrNonFinite, i, v)
+		}
+		fx.Add(v)
+	}
+	for i, v := range ys {
+		if v != v {
+			return Result{}, fmt.Errorf("%w: second sample, value %d is %v", ErrNonFinite, i, v)
+		}
+		fy.Add(v)
+	}
+	return Discrete(fx, fy, par)
+}
