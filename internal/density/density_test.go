@@ -90,7 +90,7 @@ func TestDensityAgainstTruthAndVariance(t *testing.T) {
 	var meanVar float64
 	for rep := 0; rep < reps; rep++ {
 		b := binAll(g, normalSample(uint64(100+rep), n, 0, 1))
-		d, v := b.Density(h, nil)
+		d, v := b.Density(h, nil, 0)
 		vals = append(vals, d[mid])
 		meanVar += v[mid] / reps
 		if rep == 0 {
@@ -166,15 +166,15 @@ func TestSparseRuns(t *testing.T) {
 	x := normalSample(5, 20000, 0, 1)
 	y := normalSample(6, 20000, 0.5, 1)
 	p, q := binAll(g, x), binAll(g, y)
-	pd, _ := p.Density(0.1, nil)
-	qd, _ := q.Density(0.1, nil)
-	keep, runs := SparseRuns(pd, qd, 0.1, 100, p, q)
+	pd, _ := p.Density(0.1, nil, 0)
+	qd, _ := q.Density(0.1, nil, 0)
+	keep, runs := SparseRuns(pd, qd, p.N, q.N, 0.1, 100, p, q)
 	require.Len(t, runs, 2, "the two tails")
 	require.Equal(t, 0, runs[0][0])
 	require.Equal(t, g.Points-1, runs[1][1])
 	require.False(t, keep[0])
 	require.True(t, keep[1000])
-	tail := p.RunMass(runs[0][0], runs[0][1]) + p.RunMass(runs[1][0], runs[1][1])
+	tail := p.RunMass(runs[0][0], runs[0][1], 0) + p.RunMass(runs[1][0], runs[1][1], 0)
 	// Sparse means 0.1·(20000·p̂ + 20000·q̂) < 100, a mean density below
 	// 0.025, reached about 2.25 sd beyond each mean: some 2% of the mass.
 	require.Greater(t, tail, 0.005)

@@ -32,7 +32,7 @@ func (g Grid) Hi() float64 { return g.At(g.Points - 1) }
 // most h/StepsPerBandwidth for the bandwidth predicted from the pilot, within
 // [MinPoints, MaxPoints].
 const (
-	MinPoints         = 1 << 12
+	MinPoints         = 1 << 10
 	MaxPoints         = 1 << 20
 	StepsPerBandwidth = 6
 	// padFraction of the pilot range is added on each side, so that the
@@ -55,10 +55,15 @@ var ErrPointMass = errors.New("all samples are equal: a point mass is a discrete
 // exact to far below the sampling error).
 func GridFor(pilotX, pilotY []float64, n int) (Grid, error) {
 	pooled := append(slices.Clone(pilotX), pilotY...)
+	slices.Sort(pooled)
+	return GridForSorted(pooled, n)
+}
+
+// GridForSorted is [GridFor] for the pooled pilot values, already sorted.
+func GridForSorted(pooled []float64, n int) (Grid, error) {
 	if len(pooled) < 2 {
 		return Grid{}, fmt.Errorf("density: pilot sample too small (%d values)", len(pooled))
 	}
-	slices.Sort(pooled)
 	lo, hi := pooled[0], pooled[len(pooled)-1]
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		return Grid{}, errors.New("density: pilot sample holds NaN or ±Inf")

@@ -38,9 +38,21 @@ func Undersmooth(h float64, n int) float64 {
 //
 // with f replaced by the binned sample. If keep is not nil, only the masses
 // at grid points i with keep[i] are smoothed (the others are atoms, see
-// [SparseRuns]). Values that round-off leaves slightly negative are set to 0.
-func (b *Binned) Density(h float64, keep []bool) (dens, variance []float64) {
+// [SparseRuns]). Masses are relative to total samples (0 means N; a larger
+// total when the binned samples are only part of a sample, see [Real]), so
+// the estimate is a sub-density of that sample. Values that round-off
+// leaves slightly negative are set to 0.
+func (b *Binned) Density(h float64, keep []bool, total int64) (dens, variance []float64) {
+	if total == 0 {
+		total = b.N
+	}
 	m := b.Masses()
+	if total != b.N {
+		f := float64(b.N) / float64(total)
+		for i := range m {
+			m[i] *= f
+		}
+	}
 	if keep != nil {
 		for i := range m {
 			if !keep[i] {
@@ -57,7 +69,7 @@ func (b *Binned) Density(h float64, keep []bool) (dens, variance []float64) {
 	}
 	out := convolveSymmetric(m, k, k2)
 	dens, variance = out[0], out[1]
-	n := float64(b.N)
+	n := float64(total)
 	for i, v := range dens {
 		if v < 0 {
 			dens[i] = 0
@@ -68,8 +80,8 @@ func (b *Binned) Density(h float64, keep []bool) (dens, variance []float64) {
 }
 
 // SparseRuns marks the grid points where the pooled sample is sparse, fewer
-// than k samples per bandwidth by the density estimates pd, qd of the
-// samples p, q with bandwidth h: h·(n_p·p̂ + n_q·q̂) < k. It returns keep
+// than k samples per bandwidth by the density estimates pd, qd of samples
+// of sizes np, nq with bandwidth h: h·(n_p·p̂ + n_q·q̂) < k. It returns keep
 // (false at sparse points) and the maximal runs [first, last] of sparse
 // points that hold binned mass.
 //
@@ -80,11 +92,10 @@ func (b *Binned) Density(h float64, keep []bool) (dens, variance []float64) {
 // rests on a few samples per bandwidth, and its ratio p̂/q̂ raised to the
 // power λ is mostly noise whose bias no Taylor correction captures, by
 // masses estimated from every sample the run holds.
-func SparseRuns(pd, qd []float64, h, k float64, p, q *Binned) (keep []bool, runs [][2]int) {
+func SparseRuns(pd, qd []float64, np, nq int64, h, k float64, p, q *Binned) (keep []bool, runs [][2]int) {
 	keep = make([]bool, len(pd))
-	np, nq := float64(p.N), float64(q.N)
 	for i := range pd {
-		keep[i] = h*(np*pd[i]+nq*qd[i]) >= k
+		keep[i] = h*(float64(np)*pd[i]+float64(nq)*qd[i]) >= k
 	}
 	for i := 0; i < len(keep); {
 		if keep[i] {
@@ -107,14 +118,17 @@ func SparseRuns(pd, qd []float64, h, k float64, p, q *Binned) (keep []bool, runs
 	return keep, runs
 }
 
-// RunMass returns the probability mass the sample puts on grid points
-// first..last.
-func (b *Binned) RunMass(first, last int) float64 {
+// RunMass returns the probability mass that grid points first..last hold,
+// relative to total samples (0 means N).
+func (b *Binned) RunMass(first, last int, total int64) float64 {
+	if total == 0 {
+		total = b.N
+	}
 	var w uint64
 	for i := first; i <= last; i++ {
 		w += b.Weights[i]
 	}
-	return float64(w) / (float64(b.N) * binUnit)
+	return float64(w) / (float64(total) * binUnit)
 }
 
 // gaussianDerivativeKernel samples the r-th derivative of the scaled normal

@@ -103,8 +103,8 @@ type Result struct {
 	Uncorrected    float64
 	Support        int     // discrete: values after merging rare ones; real: grid points
 	Merged         int     // discrete: values seen fewer than TailCount times, merged into one
-	Atoms          int     // real: sparse runs of the grid mapped to atoms
-	TailMass       float64 // real: pooled share of the samples mapped to atoms
+	Atoms          int     // real: atoms, those of the output and those made of sparse runs of the grid
+	TailMass       float64 // real: pooled share of the samples in sparse runs mapped to atoms
 	FloorShare     float64 // share of ∫p̂^λ q̂_τ^{1−λ} from points where q̂ < τ
 	Bandwidth      float64 // kernel bandwidth (real outputs), 0 for discrete
 	GridStep       float64 // grid step (real outputs)
@@ -150,100 +150,201 @@ func Discrete[O comparable](p, q *density.Freq[O], par Params) (Result, error) {
 	if par.Beta == 0 {
 		par.Beta = 1 / par.Tau
 	}
-	k := par.tailCount()
-	joint := density.Joint(p, q)
 	var pts points
+	support, merged := addCells(&pts, p, q, p.N, q.N, par.tailCount(), 1)
+	r := pts.estimate(p.N, q.N, par)
+	r.Support = support
+	r.Merged = merged
+	return r, nil
+}
+
+// addCells adds one point per value of two frequency tables (probabilities
+// relative to np and nq samples, floor unit unit), merging the values seen
+// fewer than k times in both together into one. It returns the number of
+// points added and of values merged.
+func addCells[O comparable](s *points, p, q *density.Freq[O], np, nq int64, k, unit float64) (support, merged int) {
 	var rare density.CountPair
-	merged := 0
-	for _, c := range joint {
+	for _, c := range density.Joint(p, q) {
 		if float64(c.P+c.Q) < k {
 			rare.P += c.P
 			rare.Q += c.Q
 			merged++
 			continue
 		}
-		pts.addCounts(c, p.N, q.N)
+		s.addCounts(c, np, nq, unit)
+		support++
 	}
 	if merged > 0 {
-		pts.addCounts(rare, p.N, q.N)
+		s.addCounts(rare, np, nq, unit)
+		support++
 	}
-	r := pts.estimate(p.N, q.N, par)
-	r.Support = len(pts.p)
-	r.Merged = merged
-	return r, nil
+	return support, merged
 }
 
 // Continuous estimates D_λ(p ‖ q) from two samples binned on the same grid:
 // Gaussian kernel density estimates with a common bandwidth (by default the
 // undersmoothed plug-in bandwidth of the sample that needs the finer one),
 // evaluated at the grid points, and the integrals of (16)–(18) as Riemann
-// sums over the grid, plus the two tail atoms of [Params.TailCount].
+// sums over the grid, plus the atoms of sparse runs ([Params.TailCount]).
 //
 // Smoothing both samples with the same kernel is the post-processing
 // t ↦ t + hZ, Z ∼ N(0,1), so the divergence the estimate converges to is
 // D_λ(p∗K_h ‖ q∗K_h) ≤ D_λ(p ‖ q): the smoothing bias never makes the bound
 // invalid, it only makes it less tight.
 func Continuous(p, q *density.Binned, par Params) (Result, error) {
-	if p.Grid != q.Grid {
-		return Result{}, errors.New("renyi: the two samples are binned on different grids")
+	xy, _, err := mixed(p, q, nil, nil, par, false)
+	return xy, err
+}
+
+// Real estimates D_λ(p ‖ q) from real outputs that mix a density and atoms
+// (density.Real): the atoms are discrete cells, with probabilities relative
+// to the whole sample, and the rest is estimated as by [Continuous], as a
+// sub-density. The floor of an atom is τ·h, the mass of one bandwidth at the
+// floor density. Outputs with no continuous part at all (only atoms) are
+// estimated as discrete ones, with DefaultDiscreteTau.
+func Real(p, q *density.Real, par Params) (Result, error) {
+	xy, _, err := mixed(p.Bins, q.Bins, p.Atoms, q.Atoms, par, false)
+	return xy, err
+}
+
+// RealBoth returns Real(p, q, par) and Real(q, p, par), sharing the
+// bandwidth, the density estimates and the atoms, which do not depend on the
+// direction.
+func RealBoth(p, q *density.Real, par Params) (pq, qp Result, err error) {
+	return mixed(p.Bins, q.Bins, p.Atoms, q.Atoms, par, true)
+}
+
+// DiscreteBoth returns Discrete(p, q, par) and Discrete(q, p, par).
+func DiscreteBoth[O comparable](p, q *density.Freq[O], par Params) (pq, qp Result, err error) {
+	if pq, err = Discrete(p, q, par); err != nil {
+		return pq, qp, err
 	}
-	if err := par.check(p.N, q.N); err != nil {
-		return Result{}, err
+	qp, err = Discrete(q, p, par)
+	return pq, qp, err
+}
+
+// minContinuous is the number of non-atom samples a side needs for its
+// plug-in bandwidth to be computed.
+const minContinuous = 100
+
+// mixed estimates D_λ(p ‖ q) and, if both, D_λ(q ‖ p) from the same
+// density estimates and atoms.
+func mixed(pb, qb *density.Binned, pa, qa *density.Freq[float64], par Params, both bool) (pq, qp Result, err error) {
+	if pb.Grid != qb.Grid {
+		return pq, qp, errors.New("renyi: the two samples are binned on different grids")
 	}
+	np, nq := pb.N, qb.N
+	if pa != nil {
+		np += pa.N
+		nq += qa.N
+	}
+	if err := par.check(np, nq); err != nil {
+		return pq, qp, err
+	}
+	// The bandwidth comes from every side with a continuous part.
 	h := par.Bandwidth
 	if h == 0 {
-		hp, err := density.PluginBandwidth(p)
-		if err != nil {
-			return Result{}, ErrPointMassP
+		h = math.Inf(1)
+		var firstErr error
+		for i, b := range []*density.Binned{pb, qb} {
+			if b.N < minContinuous {
+				continue
+			}
+			hb, err := density.PluginBandwidth(b)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = []error{ErrPointMassP, ErrPointMassQ}[i]
+				}
+				continue
+			}
+			h = min(h, hb)
 		}
-		hq, err := density.PluginBandwidth(q)
-		if err != nil {
-			return Result{}, ErrPointMassQ
+		if math.IsInf(h, 1) {
+			if pa == nil {
+				if firstErr == nil {
+					firstErr = ErrPointMassP
+				}
+				return pq, qp, firstErr
+			}
+			h = 0 // only atoms
+		} else {
+			h = density.Undersmooth(h, int(min(np, nq)))
 		}
-		h = density.Undersmooth(min(hp, hq), int(min(p.N, q.N)))
+	} else if !(h > 0) || math.IsInf(h, 0) {
+		return pq, qp, errors.New("renyi: bandwidth must be positive and finite")
 	}
-	if !(h > 0) || math.IsInf(h, 0) {
-		return Result{}, errors.New("renyi: bandwidth must be positive and finite")
-	}
-	if par.Tau == 0 {
-		par.Tau = DefaultRelativeTau / density.Scale(p, q)
-	}
-	if par.Beta == 0 {
-		par.Beta = 1 / par.Tau
-	}
-	pd, vp := p.Density(h, nil)
-	qd, vq := q.Density(h, nil)
-	var runs [][2]int
-	if k := par.tailCount(); k > 0 {
-		var keep []bool
-		keep, runs = density.SparseRuns(pd, qd, h, k, p, q)
-		if len(runs) > 0 {
-			pd, vp = p.Density(h, keep)
-			qd, vq = q.Density(h, keep)
-		}
-	}
+
 	var pts points
-	for i := range pd {
-		pts.add(pd[i], qd[i], vp[i], vq[i], p.Grid.Step, 1)
+	r := Result{}
+	k := par.tailCount()
+	if h > 0 {
+		if par.Tau == 0 {
+			par.Tau = DefaultRelativeTau / density.Scale(pb, qb)
+		}
+		if par.Beta == 0 {
+			par.Beta = 1 / par.Tau
+		}
+		pd, vp := pb.Density(h, nil, np)
+		qd, vq := qb.Density(h, nil, nq)
+		var runs [][2]int
+		if k > 0 {
+			var keep []bool
+			keep, runs = density.SparseRuns(pd, qd, np, nq, h, k, pb, qb)
+			if len(runs) > 0 {
+				pd, vp = pb.Density(h, keep, np)
+				qd, vq = qb.Density(h, keep, nq)
+			}
+		}
+		for i := range pd {
+			pts.add(pd[i], qd[i], vp[i], vq[i], pb.Grid.Step, 1)
+		}
+		// Atoms carry probabilities, not densities: their floor is τ·h, the
+		// mass of a bandwidth at the floor density (and β/h), so that β·τ
+		// and the floor's meaning stay those of the density part.
+		for _, run := range runs {
+			pm, qm := pb.RunMass(run[0], run[1], np), qb.RunMass(run[0], run[1], nq)
+			pts.addAtom(pm, qm, np, nq, h)
+			r.TailMass += (pm + qm) / 2
+		}
+		r.Support = pb.Grid.Points
+		r.Atoms = len(runs)
+		r.Bandwidth = h
+		r.GridStep = pb.Grid.Step
+	} else {
+		if par.Tau == 0 {
+			par.Tau = DefaultDiscreteTau
+		}
+		if par.Beta == 0 {
+			par.Beta = 1 / par.Tau
+		}
+		// Binned samples without a bandwidth (a handful between atoms)
+		// form one more atom.
+		if pb.N+qb.N > 0 {
+			pts.addAtom(float64(pb.N)/float64(np), float64(qb.N)/float64(nq), np, nq, 1)
+		}
 	}
-	// Atoms carry probabilities, not densities: their floor is τ·h, the
-	// mass of a bandwidth at the floor density (and β/h), so that β·τ and
-	// the floor's meaning stay those of the density part.
-	atomMass := 0.0
-	for _, r := range runs {
-		pm, qm := p.RunMass(r[0], r[1]), q.RunMass(r[0], r[1])
-		pts.addAtom(pm, qm, p.N, q.N, h)
-		atomMass += (pm + qm) / 2
+	if pa != nil {
+		unit := 1.0
+		if h > 0 {
+			unit = h
+		}
+		cells, merged := addCells(&pts, pa, qa, np, nq, k, unit)
+		r.Atoms += cells
+		r.Merged = merged
 	}
-	r := pts.estimate(p.N, q.N, par)
-	r.Support = p.Grid.Points
-	r.Atoms = len(runs)
-	r.Bandwidth = h
-	r.GridStep = p.Grid.Step
-	r.OutsideP = p.OutsideShare()
-	r.OutsideQ = q.OutsideShare()
-	r.TailMass = atomMass
-	return r, nil
+	fill := func(est Result, outP, outQ float64) Result {
+		est.Support, est.Atoms, est.Merged, est.TailMass = r.Support, r.Atoms, r.Merged, r.TailMass
+		est.Bandwidth, est.GridStep = r.Bandwidth, r.GridStep
+		est.OutsideP, est.OutsideQ = outP, outQ
+		return est
+	}
+	pq = fill(pts.estimate(np, nq, par), pb.OutsideShare(), qb.OutsideShare())
+	if both {
+		pts.p, pts.q = pts.q, pts.p
+		pts.vp, pts.vq = pts.vq, pts.vp
+		qp = fill(pts.estimate(nq, np, par), qb.OutsideShare(), pb.OutsideShare())
+	}
+	return pq, qp, nil
 }
 
 func (par Params) tailCount() float64 {
@@ -273,10 +374,10 @@ func (s *points) add(p, q, vp, vq, w, unit float64) {
 	s.unit = append(s.unit, unit)
 }
 
-func (s *points) addCounts(c density.CountPair, np, nq int64) {
+func (s *points) addCounts(c density.CountPair, np, nq int64, unit float64) {
 	pm := float64(c.P) / float64(np)
 	qm := float64(c.Q) / float64(nq)
-	s.add(pm, qm, pm*(1-pm)/float64(np), qm*(1-qm)/float64(nq), 1, 1)
+	s.addAtom(pm, qm, np, nq, unit)
 }
 
 func (s *points) addAtom(pm, qm float64, np, nq int64, unit float64) {

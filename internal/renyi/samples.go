@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/dptest/dptest/internal/density"
 )
@@ -12,13 +13,18 @@ import (
 var (
 	ErrEmpty     = errors.New("renyi: a sample is empty")
 	ErrNonFinite = errors.New("renyi: a sample holds NaN or ±Inf")
+	// ErrMostlyDiscrete reports real samples whose values mostly repeat.
+	ErrMostlyDiscrete = fmt.Errorf("renyi: the samples repeat more than %d distinct values or have no continuous part: they are discrete outputs, use the discrete estimator", density.MaxAtoms)
 )
 
 // ContinuousSamples bounds D_λ(p ‖ q) from real samples xs ∼ p and ys ∼ q
-// held in memory (outputs recorded elsewhere). The grid is fixed from the
-// pooled samples' range as [density.GridFor] does from a pilot; sample sizes
-// may differ. A sample whose values are all equal is a point mass and is
-// rejected with ErrPointMassP or ErrPointMassQ: use [DiscreteSamples].
+// held in memory (outputs recorded elsewhere); sample sizes may differ. As
+// in an audit, values that repeat are atoms counted exactly (a clamped or
+// rounded release), and the grid for the rest is fixed from the pooled
+// samples' range as [density.GridFor] does from a pilot. A sample whose
+// values are all equal is a point mass and is rejected with ErrPointMassP or
+// ErrPointMassQ (use [DiscreteSamples]), as are samples with more than
+// density.MaxAtoms repeated values (ErrMostlyDiscrete).
 func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
 	if len(xs) == 0 || len(ys) == 0 {
 		return Result{}, ErrEmpty
@@ -42,18 +48,27 @@ func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
 	if allEqual(ys) {
 		return Result{}, ErrPointMassQ
 	}
-	g, err := density.GridFor(xs, ys, min(len(xs), len(ys)))
+	pooled := append(slices.Clone(xs), ys...)
+	slices.Sort(pooled)
+	atoms, rest, tooMany := density.FindAtoms(pooled)
+	if tooMany {
+		return Result{}, ErrMostlyDiscrete
+	}
+	if len(rest) < 2 || rest[0] == rest[len(rest)-1] {
+		return Result{}, ErrMostlyDiscrete
+	}
+	g, err := density.GridForSorted(rest, min(len(xs), len(ys)))
 	if err != nil {
 		return Result{}, err
 	}
-	bx, by := density.NewBinned(g), density.NewBinned(g)
+	rx, ry := density.NewReal(g, atoms), density.NewReal(g, atoms)
 	for _, v := range xs {
-		bx.Add(v)
+		rx.Add(v)
 	}
 	for _, v := range ys {
-		by.Add(v)
+		ry.Add(v)
 	}
-	return Continuous(bx, by, par)
+	return Real(rx, ry, par)
 }
 
 func allEqual(v []float64) bool {

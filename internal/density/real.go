@@ -1,0 +1,70 @@
+package density
+
+// MaxAtoms is the largest number of atoms a [Real] statistic tracks; a
+// pilot sample with more repeated values is treated as discrete.
+const MaxAtoms = 256
+
+// Real is the statistic of real outputs that may mix a density with atoms,
+// as any clamped or rounded release does: values equal to one of the atoms
+// fixed from the pilot sample are counted exactly in Atoms, all others are
+// binned in Bins. Both parts merge exactly.
+type Real struct {
+	Bins  *Binned
+	Atoms *Freq[float64]
+	set   map[float64]struct{}
+}
+
+// NewReal returns an empty statistic on grid g with the given atoms.
+func NewReal(g Grid, atoms []float64) *Real {
+	set := make(map[float64]struct{}, len(atoms))
+	for _, a := range atoms {
+		set[a] = struct{}{}
+	}
+	return &Real{Bins: NewBinned(g), Atoms: NewFreq[float64](), set: set}
+}
+
+// Add counts one finite output.
+func (r *Real) Add(v float64) {
+	if len(r.set) > 0 {
+		if _, ok := r.set[v]; ok {
+			r.Atoms.Add(v)
+			return
+		}
+	}
+	r.Bins.Add(v)
+}
+
+// Merge adds o, built with the same grid and atoms, into r.
+func (r *Real) Merge(o *Real) {
+	r.Bins.Merge(o.Bins)
+	r.Atoms.Merge(o.Atoms)
+}
+
+// N returns the number of outputs counted.
+func (r *Real) N() int64 { return r.Bins.N + r.Atoms.N }
+
+// FindAtoms splits sorted pilot values into atoms, the values that occur at
+// least twice, and the rest, still sorted; tooMany reports more than
+// MaxAtoms atoms (then the output is effectively discrete). A continuous
+// distribution repeats a value with probability zero, so a repeat marks an
+// atom; an atom too light to repeat in the pilot holds little mass and is
+// binned with the rest.
+func FindAtoms(sorted []float64) (atoms, rest []float64, tooMany bool) {
+	rest = make([]float64, 0, len(sorted))
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		if j-i >= 2 {
+			atoms = append(atoms, sorted[i])
+			if len(atoms) > MaxAtoms {
+				return nil, nil, true
+			}
+		} else {
+			rest = append(rest, sorted[i])
+		}
+		i = j
+	}
+	return atoms, rest, false
+}
