@@ -104,6 +104,7 @@ type config struct {
 	seedSet    bool
 	confidence float64
 	candidates int
+	candSet    bool
 	verbose    bool
 	pairs      []any // each a []fixtures.Pair[D]
 	neighbors  any   // a *rapid.Generator[fixtures.Pair[D]]
@@ -161,7 +162,7 @@ func Candidates(n int) Option {
 	if n < 0 {
 		panic(fmt.Sprintf("dptest: Candidates must be ≥ 0, got %d", n))
 	}
-	return optionFunc(func(c *config) { c.candidates = n })
+	return optionFunc(func(c *config) { c.candidates, c.candSet = n, true })
 }
 
 // Verbose logs every screened pair and every confirmation, as -dptest.v does.
@@ -194,10 +195,10 @@ func resolve(opts []Option) config {
 			c.samples, c.short = ShortSamples, true
 		}
 	}
-	if c.candidates == 0 {
+	if !c.candSet {
 		c.candidates = flags.candidates
 	}
-	if c.candidates == 0 {
+	if !c.candSet && c.candidates == 0 {
 		c.candidates = DefaultCandidates
 		if short {
 			c.candidates, c.short = ShortCandidates, true

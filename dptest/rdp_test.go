@@ -1,0 +1,324 @@
+package dptest_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// Every audit in these tests runs at the default confidence 1 − 10⁻⁴ unless
+// it says otherwise, so a correct mechanism fails one of them with
+// probability at most 10⁻⁴ (a handful of them: below 10⁻³); the seeds are
+// fixed (derived from the test names), so a given build passes or fails
+// deterministically. Sample sizes are cut to keep the package fast.
+var fast = []dptest.Option{dptest.Samples(200_000), dptest.Candidates(5)}
+
+func opts(extra ...dptest.Option) []dptest.Option { return append(append([]dptest.Option{}, fast...), extra...) }
+
+func TestCorrectMechanismsPass(t *testing.T) {
+	gauss := mechanisms.Gaussian{Sigma: 5}
+	lap := mechanisms.Laplace{B: 5}
+	sub := mechanisms.SubsampledGaussian{Sigma: 5, Gamma: 0.5}
+	rr := mechanisms.RandomizedResponse{Eps0: 1.5, M: 10}
+	ngd := mechanisms.NoisyGD{Eta: 0.2, B: 1, K: 10}
+	for _, lam := range []float64{2, 5} {
+		t.Run("gaussian", dptest.MakeRDP(dptest.Continuous(gauss.Sample), lam, gauss.RDP(lam), fast...))
+		t.Run("laplace", dptest.MakeRDP(dptest.Continuous(lap.Sample), lam, lap.RDP(lam), fast...))
+		t.Run("subsampled-gaussian", dptest.MakeRDP(dptest.Continuous(sub.Sample), lam, sub.RDP(lam), fast...))
+		t.Run("randomized-response", dptest.MakeRDP(dptest.Discrete(rr.Sample), lam, rr.RDP(lam), fast...))
+		t.Run("noisy-gd", dptest.MakeRDP(dptest.Continuous(ngd.Sample), lam, ngd.RDP(lam), fast...))
+	}
+}
+
+// failing runs the assertion and requires it to fail with a violation.
+func failing[D any](t *testing.T, m dptest.Mechanism[D], lam, eps float64, o ...dptest.Option) *recorder {
+	t.Helper()
+	r := run(t.Name(), func(rt *recorder) { dptest.RequireRDP(rt, m, lam, eps, o...) })
+	require.True(t, r.failed, "the assertion passed: %v", r.logs)
+	require.Contains(t, r.text(), "-RDP violated at 99.99% confidence")
+	return r
+}
+
+func TestBrokenMechanismsFail(t *testing.T) {
+	t.Run("gaussian-half-noise", func(t *testing.T) {
+		claimed := mechanisms.Gaussian{Sigma: 5}
+		actual := mechanisms.Gaussian{Sigma: 2.5}
+		failing(t, dptest.Continuous(actual.Sample), 2, claimed.RDP(2), fast...)
+	})
+	t.Run("gaussian-claim-20%-low", func(t *testing.T) {
+		g := mechanisms.Gaussian{Sigma: 5}
+		failing(t, dptest.Continuous(g.Sample), 2, 0.8*g.RDP(2), fast...)
+	})
+	t.Run("nondp-gaussian1", func(t *testing.T) {
+		m := mechanisms.NonDPGaussian1{Eps: 1, Delta: 1e-5}
+		failing(t, dptest.Continuous(m.Sample), 2, m.ClaimedRDP(2),
+			opts(dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}))...)
+	})
+	t.Run("nondp-laplace1", func(t *testing.T) {
+		m := mechanisms.NonDPLaplace1{Eps: 1}
+		failing(t, dptest.Continuous(m.Sample), 2, mechanisms.Laplace{B: 1}.RDP(2),
+			opts(dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}))...)
+	})
+	t.Run("scaled-gd", func(t *testing.T) {
+		m := mechanisms.ScaledGD{Sigma: 2, S: 0.5}
+		failing(t, dptest.Continuous(m.Sample), 2, m.ClaimedRDP(2), fast...)
+	})
+	t.Run("subsampling-rate", func(t *testing.T) {
+		claimed := mechanisms.SubsampledGaussian{Sigma: 2, Gamma: 0.1}
+		actual := mechanisms.SubsampledGaussian{Sigma: 2, Gamma: 0.5}
+		failing(t, dptest.Continuous(actual.Sample), 2, claimed.RDP(2), fast...)
+	})
+	t.Run("randomized-response", func(t *testing.T) {
+		rr := mechanisms.RandomizedResponse{Eps0: 1.5, M: 10}
+		failing(t, dptest.Discrete(rr.Sample), 2, 0.8*rr.RDP(2), fast...)
+	})
+}
+
+// The failure text is the labelled block of DESIGN.md, and the report behind
+// it is consistent.
+func TestFailureText(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 1}
+	r := failing(t, dptest.Continuous(g.Sample), 2, 0.5, opts(dptest.Seed(8412973401))...)
+	lines := strings.Split(r.text(), "\n")
+	require.Len(t, lines, 5, r.text())
+	require.Equal(t, "[dptest] (λ=2, ε=0.5)-RDP violated at 99.99% confidence", lines[0])
+	require.Regexp(t, `^    lower bound:  \d\.\d+   \(estimate \d\.\d+, 200,000 samples per side\)$`, lines[1])
+	require.Regexp(t, `^    witness:      X=\[.*\]  Y=\[.*\]  D\(M\((X|Y)\)‖M\((Y|X)\)\)$`, lines[2])
+	require.Regexp(t, `^    searched:     \d+ pairs, the 2 most divergent \(pair, direction\) confirmed twice on fresh samples$`, lines[3])
+	require.Equal(t, `    To reproduce: go test -run="^TestFailureText$" -dptest.seed=8412973401`, lines[4])
+	// The shown witness was simplified to an extreme pair: one record 1 on
+	// one side, all others 0.
+	require.Regexp(t, `X=\[[01 ]+\]  Y=\[[01 ]+\]`, lines[2])
+	require.Equal(t, 1, strings.Count(lines[2], "1 ")+strings.Count(lines[2], "1]"), lines[2])
+
+	rep, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, 0.5, opts(dptest.Seed(8412973401))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated)
+	require.Greater(t, rep.LowerBound, rep.Claimed)
+	require.InDelta(t, g.RDP(2), rep.Estimate, 0.1)
+	require.Less(t, rep.LowerBound, g.RDP(2))
+	require.Equal(t, uint64(8412973401), rep.Seed)
+	require.Equal(t, 200_000, rep.Samples)
+	require.Equal(t, 20_000, rep.ScreeningSamples)
+	require.Equal(t, 0.9999, rep.Confidence)
+	require.Equal(t, 2, rep.Confirmed)
+	require.InDelta(t, 1e-4, float64(rep.Confirmed)*rep.PerConfirmation*rep.PerConfirmation, 1e-12)
+	require.IsType(t, fixtures.Pair[[]float64]{}, rep.Witness)
+	require.Equal(t, "dptest.Seed(8412973401)", rep.Reproduce())
+}
+
+func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 5}
+	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, dptest.Continuous(g.Sample), 2, g.RDP(2), fast...) })
+	require.False(t, r.failed, r.text())
+	require.Len(t, r.logs, 1)
+	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; \d+ pairs searched, 200,000 samples per side, \d+ms$`, r.logs[0])
+	rep := dptest.Report{TestName: "TestX/sub case", Seed: 7}
+	require.Equal(t, `go test -run="^TestX$/^sub case$" -dptest.seed=7`, rep.Reproduce())
+}
+
+// A seed replays an audit exactly, whatever the number of goroutines.
+func TestReproducibleAcrossGOMAXPROCS(t *testing.T) {
+	lap := mechanisms.Laplace{B: 2}
+	audit := func() dptest.Report {
+		rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(99))...)
+		require.NoError(t, err)
+		rep.Elapsed = 0
+		return rep
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := audit()
+	runtime.GOMAXPROCS(2)
+	two := audit()
+	runtime.GOMAXPROCS(3)
+	three := audit()
+	require.Equal(t, one, two)
+	require.Equal(t, one, three)
+	// Another seed draws other samples.
+	rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(100))...)
+	require.NoError(t, err)
+	require.NotEqual(t, one.LowerBound, rep.LowerBound)
+}
+
+func TestBadInputPanics(t *testing.T) {
+	g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
+	require.PanicsWithValue(t, "dptest: order λ must be > 1 and finite, got 1", func() { _, _ = dptest.AuditRDP(g, 1, 0.5) })
+	require.PanicsWithValue(t, "dptest: order λ must be > 1 and finite, got NaN", func() { _, _ = dptest.AuditRDP(g, math.NaN(), 0.5) })
+	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got -0.1", func() { dptest.RequireRDP(t, g, 2, -0.1) })
+	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got NaN", func() { dptest.MakeRDP(g, 2, math.NaN()) })
+	require.PanicsWithValue(t, "dptest: Samples must be at least 1000, got 999", func() { dptest.Samples(999) })
+	require.PanicsWithValue(t, "dptest: confidence must lie in (0, 1), got 1", func() { dptest.Confidence(1) })
+	require.PanicsWithValue(t, "dptest: confidence must lie in (0, 1), got 0", func() { dptest.Confidence(0) })
+	require.PanicsWithValue(t, "dptest: Neighbors needs a non-nil generator", func() { dptest.Neighbors[[]float64](nil) })
+	require.PanicsWithValue(t, "dptest: zero Mechanism; build one with Continuous or Discrete", func() {
+		_, _ = dptest.AuditRDP(dptest.Mechanism[[]float64]{}, 2, 1)
+	})
+}
+
+// A mechanism that panics or returns NaN fails the test, naming the dataset
+// and the draw; it never passes.
+func TestMisbehavingMechanismsFail(t *testing.T) {
+	nan := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.Float64() < 0.01 {
+			return math.NaN()
+		}
+		return r.NormFloat64()
+	})
+	r := run("TestNaN", func(rt *recorder) { dptest.RequireRDP(rt, nan, 2, 1, fast...) })
+	require.True(t, r.failed)
+	require.Contains(t, r.text(), "-RDP could not be audited: screening pair 1 of X=[1 0 0 0 0 0 0 0 0 0] Y=[0 0 0 0 0 0 0 0 0 0]: on X: draw ")
+	require.Contains(t, r.text(), "mechanism returned NaN; real outputs must be finite")
+	require.Contains(t, r.text(), "To reproduce: go test -run=\"^TestNaN$\" -dptest.seed=")
+
+	boom := dptest.Discrete(func(r *rand.Rand, x []float64) int {
+		if len(x) > 1 && x[1] > 0.5 {
+			panic("index out of range")
+		}
+		return r.IntN(3)
+	})
+	r = run("TestPanic", func(rt *recorder) { dptest.RequireRDP(rt, boom, 2, 1, fast...) })
+	require.True(t, r.failed)
+	require.Contains(t, r.text(), "mechanism panicked: index out of range")
+	require.Regexp(t, `of X=\[[^\]]*\] Y=\[[^\]]*\]: on (X|Y): draw 0:`, r.text())
+
+	inf := dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return math.Inf(1) })
+	_, err := dptest.AuditRDP(inf, 2, 1, fast...)
+	require.ErrorContains(t, err, "mechanism returned +Inf")
+
+	nanDiscrete := dptest.Discrete(func(r *rand.Rand, x []float64) float64 { return math.NaN() })
+	_, err = dptest.AuditRDP(nanDiscrete, 2, 1, fast...)
+	require.ErrorContains(t, err, "not equal to itself")
+}
+
+// The noise scale computed from the data: a point mass on one dataset and a
+// spread on its neighbour. The divergence is infinite; the audit reports a
+// violation with that witness.
+func TestPointMassIsAViolation(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return s + s*r.NormFloat64() // no noise at all when the sum is 0
+	})
+	r := failing(t, m, 2, 1, fast...)
+	require.Contains(t, r.text(), "Y=[0 0 0 0 0 0 0 0 0 0]")
+}
+
+// Releases that mix atoms and a density (clamped, rounded) are private by
+// post-processing and must not fail.
+func TestMixedOutputsDoNotFalselyFail(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 5}
+	clamped := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		return min(max(g.Sample(r, x), -3), 8)
+	})
+	rounded := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		return math.Round(g.Sample(r, x)*4) / 4
+	})
+	coarse := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		return math.Round(g.Sample(r, x))
+	})
+	for name, m := range map[string]dptest.Mechanism[[]float64]{"clamped": clamped, "rounded": rounded, "coarse": coarse} {
+		t.Run(name, dptest.MakeRDP(m, 2, g.RDP(2), fast...))
+	}
+}
+
+type point struct{ X, Y int }
+
+func TestOtherDatasetTypesNeedCandidates(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x point) float64 { return float64(x.X) + r.NormFloat64() })
+	_, err := dptest.AuditRDP(m, 2, 1, fast...)
+	require.EqualError(t, err, "dptest: no candidate pairs for datasets of type dptest_test.point: pass dptest.Pairs(fixtures.Pair[dptest_test.point]{X: …, Y: …}) or dptest.Neighbors(a *rapid.Generator[fixtures.Pair[dptest_test.point]])")
+	_, err = dptest.AuditRDP(m, 2, 1, opts(dptest.Pairs(fixtures.Canonical(3)))...)
+	require.EqualError(t, err, "dptest: Pairs of fixtures.Pair[[]float64] given to a mechanism on datasets of type dptest_test.point")
+	// x.X + N(0,1) on X.X = 1 and 0: D_2 = 2·1²/2 = 1, the exact claim.
+	rep, err := dptest.AuditRDP(m, 2, 1, opts(dptest.Pairs(fixtures.Pair[point]{X: point{1, 0}, Y: point{0, 0}}))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+	require.Equal(t, fixtures.Pair[point]{X: point{1, 0}, Y: point{0, 0}}, rep.Witness)
+}
+
+// Property: Rényi divergence is invariant under bijections of the outputs,
+// so the verdict on a mechanism equals the verdict on any bijective
+// post-processing of it. The audits share a seed, so they see the same
+// draws; scaling and shifting real outputs, or relabelling discrete ones,
+// must leave the verdict, and the bound up to round-off, unchanged.
+func TestVerdictInvariantUnderBijections(t *testing.T) {
+	small := []dptest.Option{dptest.Samples(5_000), dptest.Candidates(0), dptest.Seed(5)}
+	rapid.Check(t, func(t *rapid.T) {
+		sigma := rapid.Float64Range(0.5, 3).Draw(t, "sigma")
+		claim := rapid.Float64Range(0, 2).Draw(t, "claim")
+		scale := rapid.SampledFrom([]float64{1e-3, 0.5, 7, 1e3}).Draw(t, "scale")
+		shift := rapid.Float64Range(-100, 100).Draw(t, "shift")
+		g := mechanisms.Gaussian{Sigma: sigma}
+		base, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, claim, small...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved, err := dptest.AuditRDP(dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+			return scale*g.Sample(r, x) + shift
+		}), 2, claim, small...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if base.Violated != moved.Violated || math.Abs(base.LowerBound-moved.LowerBound) > 1e-6*(1+math.Abs(base.LowerBound)) {
+			t.Fatalf("σ=%v: bound %v (violated %v) became %v (violated %v) under t ↦ %v·t + %v",
+				sigma, base.LowerBound, base.Violated, moved.LowerBound, moved.Violated, scale, shift)
+		}
+
+		eps0 := rapid.Float64Range(0.1, 2).Draw(t, "eps0")
+		mask := rapid.Uint64().Draw(t, "mask")
+		rr := mechanisms.RandomizedResponse{Eps0: eps0, M: 10}
+		b1, err := dptest.AuditRDP(dptest.Discrete(rr.Sample), 2, claim, small...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b3, err := dptest.AuditRDP(dptest.Discrete(func(r *rand.Rand, x []float64) uint64 { return rr.Sample(r, x) ^ mask }), 2, claim, small...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b1.Violated != b3.Violated || math.Abs(b1.LowerBound-b3.LowerBound) > 1e-9 {
+			t.Fatalf("relabelling changed the bound %v (violated %v) to %v (violated %v)", b1.LowerBound, b1.Violated, b3.LowerBound, b3.Violated)
+		}
+	})
+}
+
+// Property: a mechanism that ignores its input has divergence 0 between any
+// two datasets, so it passes even the claim ε = 0. At confidence 1 − 10⁻⁶
+// each audit fails with probability at most 10⁻⁶, and the 100 checks
+// together with probability at most 10⁻⁴.
+func TestInputIgnoringMechanismsPass(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		o := []dptest.Option{dptest.Samples(10_000), dptest.Candidates(2), dptest.Seed(seed), dptest.Confidence(1 - 1e-6)}
+		var m dptest.Mechanism[[]float64]
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			s := rapid.Float64Range(1e-3, 1e3).Draw(t, "scale")
+			m = dptest.Continuous(func(r *rand.Rand, _ []float64) float64 { return s * r.NormFloat64() })
+		case 1:
+			k := rapid.IntRange(1, 50).Draw(t, "k")
+			m = dptest.Discrete(func(r *rand.Rand, _ []float64) int { return r.IntN(k) })
+		default:
+			b := rapid.Float64Range(0.1, 10).Draw(t, "b")
+			m = dptest.Continuous(func(r *rand.Rand, _ []float64) float64 { return min(b*r.ExpFloat64(), 3) })
+		}
+		lam := rapid.SampledFrom([]float64{1.5, 2, 5, 10}).Draw(t, "lambda")
+		rep, err := dptest.AuditRDP(m, lam, 0, o...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Violated {
+			t.Fatalf("an input-ignoring mechanism was found to violate ε = 0: %v", rep)
+		}
+	})
+}
