@@ -22,7 +22,9 @@ import (
 // deterministically. Sample sizes are cut to keep the package fast.
 var fast = []dptest.Option{dptest.Samples(200_000), dptest.Candidates(5)}
 
-func opts(extra ...dptest.Option) []dptest.Option { return append(append([]dptest.Option{}, fast...), extra...) }
+func opts(extra ...dptest.Option) []dptest.Option {
+	return append(append([]dptest.Option{}, fast...), extra...)
+}
 
 func TestCorrectMechanismsPass(t *testing.T) {
 	gauss := mechanisms.Gaussian{Sigma: 5}

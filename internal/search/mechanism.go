@@ -120,7 +120,6 @@ func (m realMech[D]) Pair(seed uint64, x, y D, n int, par renyi.Params, workers 
 
 const maxFloat = 1.7976931348623157e308
 
-
 // Discrete adapts a mechanism with discrete outputs of any comparable type,
 // counted exactly in frequency tables. An output not equal to itself (a NaN,
 // or a struct holding one) cannot be counted and is an error.
