@@ -205,6 +205,14 @@ func audit[D any](m Mechanism[D], lambda, eps float64, cfg config, name string, 
 	rep.Confirmed = len(out.Confirmed)
 	rep.PerConfirmation = out.PerConfirm
 	rep.Elapsed = out.Elapsed
+	for _, c := range out.Confirmed {
+		rep.Confirmations = append(rep.Confirmations, Confirmation{
+			Witness: c.Pair, Direction: c.Direction(), Screening: c.Screening.Estimate,
+			Estimates: [2]float64{c.Confirmations[0].Estimate, c.Confirmations[1].Estimate},
+			StdErrs:   [2]float64{c.Confirmations[0].StdErr, c.Confirmations[1].StdErr},
+			Bounds:    [2]float64{c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound},
+		})
+	}
 	return rep, nil
 }
 

@@ -36,6 +36,22 @@ type Report struct {
 	// TestName is the test the audit ran in, if known; it makes the
 	// reproduce line.
 	TestName string
+	// Confirmations lists every confirmed candidate with the estimates,
+	// standard errors and bounds of its two confirmations.
+	Confirmations []Confirmation
+}
+
+// Confirmation is one confirmed (pair, direction) candidate. A and B are its
+// two independent confirmations on fresh samples; each bound is
+// Estimate − z·StdErr at level PerConfirmation, and the candidate's bound is
+// the smaller of the two.
+type Confirmation struct {
+	Witness   any
+	Direction string
+	Screening float64    // the screening estimate that selected it
+	Estimates [2]float64 // of confirmations A and B
+	StdErrs   [2]float64
+	Bounds    [2]float64
 }
 
 // String renders the report: the failure text for a violation, a one-line
