@@ -1,5 +1,7 @@
 package density
 
+import "math"
+
 // MaxAtoms is the largest number of atoms a [Real] statistic tracks; a
 // pilot sample with more repeated values is treated as discrete.
 const MaxAtoms = 256
@@ -67,4 +69,37 @@ func FindAtoms(sorted []float64) (atoms, rest []float64, tooMany bool) {
 		i = j
 	}
 	return atoms, rest, false
+}
+
+// HeavyTailRatio is the pilot's spread, in robust scales, beyond which real
+// outputs are estimated on the asinh scale (see [HeavyTailTransform]).
+const HeavyTailRatio = 200
+
+// HeavyTailTransform decides from sorted pilot values whether the outputs
+// have tails too heavy for one kernel bandwidth and one grid (a spread of
+// more than HeavyTailRatio robust scales s = IQR/1.349 on either side of the
+// median m, as from a ratio with a noisy denominator), and if so returns
+//
+//	T(t) = asinh((t − m)/s),
+//
+// linear near the bulk and logarithmic in the tails, so that 10¹² becomes
+// about 28. T is strictly increasing, a bijection of the real line, so
+// D_λ(P ‖ Q) is the same before and after it; m and s come from the pilot,
+// so T is fixed before the sample proper, and rescaling or shifting the
+// outputs leaves T(outputs) unchanged.
+func HeavyTailTransform(sorted []float64) (func(float64) float64, bool) {
+	n := len(sorted)
+	if n < 8 {
+		return nil, false
+	}
+	q := func(p float64) float64 { return sorted[int(p*float64(n-1))] }
+	m := q(0.5)
+	s := (q(0.75) - q(0.25)) / 1.3489795003921634
+	if !(s > 0) {
+		return nil, false
+	}
+	if (sorted[n-1]-m)/s <= HeavyTailRatio && (m-sorted[0])/s <= HeavyTailRatio {
+		return nil, false
+	}
+	return func(t float64) float64 { return math.Asinh((t - m) / s) }, true
 }

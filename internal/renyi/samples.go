@@ -19,9 +19,10 @@ var (
 
 // ContinuousSamples bounds D_λ(p ‖ q) from real samples xs ∼ p and ys ∼ q
 // held in memory (outputs recorded elsewhere); sample sizes may differ. As
-// in an audit, values that repeat are atoms counted exactly (a clamped or
-// rounded release), and the grid for the rest is fixed from the pooled
-// samples' range as [density.GridFor] does from a pilot. A sample whose
+// in an audit, heavy-tailed samples are first mapped by
+// density.HeavyTailTransform, values that repeat are atoms counted exactly
+// (a clamped or rounded release), and the grid for the rest is fixed from
+// the pooled samples' range as [density.GridFor] does from a pilot. A sample whose
 // values are all equal is a point mass and is rejected with ErrPointMassP or
 // ErrPointMassQ (use [DiscreteSamples]), as are samples with more than
 // density.MaxAtoms repeated values (ErrMostlyDiscrete).
@@ -50,6 +51,14 @@ func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
 	}
 	pooled := append(slices.Clone(xs), ys...)
 	slices.Sort(pooled)
+	if tr, ok := density.HeavyTailTransform(pooled); ok {
+		// Heavy tails: estimate on the asinh scale, a bijection.
+		xs, ys = mapValues(xs, tr), mapValues(ys, tr)
+		for i, v := range pooled {
+			pooled[i] = tr(v)
+		}
+		slices.Sort(pooled)
+	}
 	atoms, rest, tooMany := density.FindAtoms(pooled)
 	if tooMany {
 		return Result{}, ErrMostlyDiscrete
@@ -69,6 +78,14 @@ func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
 		ry.Add(v)
 	}
 	return Real(rx, ry, par)
+}
+
+func mapValues(v []float64, f func(float64) float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = f(x)
+	}
+	return out
 }
 
 func allEqual(v []float64) bool {

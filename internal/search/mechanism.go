@@ -53,7 +53,8 @@ const (
 )
 
 // Real adapts a mechanism with real outputs. Each Pair call draws pilot
-// samples of both sides, which fix the grid (density.GridFor) and the atoms
+// samples of both sides, which fix a bijection for heavy tails
+// (density.HeavyTailTransform), the grid (density.GridFor) and the atoms
 // (values the pilots repeat, density.FindAtoms), then the samples proper,
 // streamed into density.Real statistics.
 func Real[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] { return realMech[D]{f} }
@@ -77,6 +78,16 @@ func (m realMech[D]) Pair(seed uint64, x, y D, n int, par renyi.Params, workers 
 	}
 	pooled := append(px, py...)
 	slices.Sort(pooled)
+	if tr, ok := density.HeavyTailTransform(pooled); ok {
+		// Heavy tails: estimate on the compressed scale instead. T is a
+		// bijection, which leaves every Rényi divergence unchanged.
+		fx = func(r *rand.Rand) float64 { return tr(m.f(r, x)) }
+		fy = func(r *rand.Rand) float64 { return tr(m.f(r, y)) }
+		for i, v := range pooled {
+			pooled[i] = tr(v)
+		}
+		slices.Sort(pooled)
+	}
 	atoms, rest, tooMany := density.FindAtoms(pooled)
 	if tooMany {
 		// Mostly repeated values: the output is discrete in practice.

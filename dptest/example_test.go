@@ -1,0 +1,113 @@
+package dptest_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// A Rényi-DP claim stated as an ordinary test: the noisy sum of ten records
+// in [0,1] with Gaussian noise of standard deviation 3 is (2, 1/9)-RDP.
+func ExampleRequireRDP() {
+	_ = func(t *testing.T) { // func TestNoisySum(t *testing.T)
+		mech := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+			s := 0.0
+			for _, v := range x {
+				s += v
+			}
+			return s + 3*r.NormFloat64()
+		})
+		dptest.RequireRDP(t, mech, 2, 2.0/(2*9)) // (λ=2, ε=1/9)-RDP
+	}
+}
+
+// AuditRDP runs the same audit outside a test and returns the report. Here
+// the claim understates the divergence of the Gaussian mechanism (σ = 1 has
+// RDP λ/2 = 1 at λ = 2), and the report carries the witness.
+func ExampleAuditRDP() {
+	g := mechanisms.Gaussian{Sigma: 1}
+	rep, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, 0.5,
+		dptest.Seed(1), dptest.Samples(50_000), dptest.Candidates(5))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("violated:", rep.Violated)
+	fmt.Println("bound above the claim:", rep.LowerBound > 0.5, "and below the truth:", rep.LowerBound < g.RDP(2))
+	fmt.Printf("witness: %v %s\n", rep.Witness, rep.Direction)
+	// Output:
+	// violated: true
+	// bound above the claim: true and below the truth: true
+	// witness: {[0 0 0 0 0 0 0 0 0 0] [0 0 0 1 0 0 0 0 0 0]} D(M(Y)‖M(X))
+}
+
+// Datasets of any type can be audited once the neighbouring pairs are given:
+// here a histogram query over counts, with Laplace noise on each bin, whose
+// neighbours differ by one in one bin.
+func ExamplePairs() {
+	type histogram [3]int
+	mech := dptest.Discrete(func(r *rand.Rand, h histogram) int {
+		// Report noisy max of the bins with Lap(2/ε) noise, ε = 1.
+		best, arg := 0.0, 0
+		for i, c := range h {
+			v := float64(c) + 2*r.ExpFloat64()*float64(1-2*r.IntN(2))
+			if i == 0 || v > best {
+				best, arg = v, i
+			}
+		}
+		return arg
+	})
+	rep, err := dptest.AuditRDP(mech, 2, 1, // ε-DP implies (λ, ε)-RDP
+		dptest.Pairs(
+			fixtures.Pair[histogram]{X: histogram{1, 0, 0}, Y: histogram{0, 0, 0}},
+			fixtures.Pair[histogram]{X: histogram{1, 0, 0}, Y: histogram{1, 1, 0}},
+		),
+		dptest.Seed(2), dptest.Samples(50_000))
+	fmt.Println(rep.Violated, err)
+	// Output:
+	// false <nil>
+}
+
+// Property-based candidates: a rapid generator of add/remove neighbours for
+// the private mean with a private count of seed 004 (ε = 1, so its RDP at any
+// order is at most ε).
+func ExampleNeighbors() {
+	m := mechanisms.DPMean{Eps: 1}
+	rep, err := dptest.AuditRDP(dptest.Continuous(m.Sample), 2, m.Epsilon(),
+		dptest.Neighbors(fixtures.AddRemove(rapid.SampledFrom([]float64{0, 1}), 1, 4)),
+		dptest.Candidates(10), dptest.Seed(3), dptest.Samples(50_000))
+	fmt.Println(rep.Violated, err, rep.PairsSearched)
+	// Output:
+	// false <nil> 10
+}
+
+// MakeRDP builds a subtest for t.Run.
+func ExampleMakeRDP() {
+	_ = func(t *testing.T) {
+		for _, sigma := range []float64{1, 2, 5} {
+			g := mechanisms.Gaussian{Sigma: sigma}
+			t.Run(fmt.Sprint("sigma=", sigma), dptest.MakeRDP(dptest.Continuous(g.Sample), 5, g.RDP(5)))
+		}
+	}
+}
+
+// RDPBound bounds the divergence between two samples of outputs recorded
+// elsewhere, here from N(1, 1) and N(0, 1), whose D₂ is 1.
+func ExampleRDPBound() {
+	r := rand.New(rand.NewPCG(1, 2))
+	xs, ys := make([]float64, 100_000), make([]float64, 100_000)
+	for i := range xs {
+		xs[i] = 1 + r.NormFloat64()
+		ys[i] = r.NormFloat64()
+	}
+	b, err := dptest.RDPBound(xs, ys, 2, dptest.Confidence(0.95))
+	fmt.Printf("%.1f %v %v\n", b.Estimate, b.LowerBound < 1, err)
+	// Output:
+	// 1.0 true <nil>
+}

@@ -1,0 +1,111 @@
+// Command demo audits the bundled reference mechanisms with dptest and prints
+// each verdict: the correct mechanisms, claimed at their exact Rényi-DP
+// curves, pass; the broken ones are caught, with the witness pair.
+//
+//	go run ./internal/demo            # default sample sizes, about half a minute
+//	go run ./internal/demo -short     # a tenth of the samples
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+type audit struct {
+	name   string
+	broken bool // expected verdict
+	run    func(opts ...dptest.Option) (dptest.Report, error)
+}
+
+func rdp[D any](m dptest.Mechanism[D], lambda, eps float64, extra ...dptest.Option) func(...dptest.Option) (dptest.Report, error) {
+	return func(opts ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditRDP(m, lambda, eps, append(extra, opts...)...)
+	}
+}
+
+func main() {
+	short := flag.Bool("short", false, "use a tenth of the default sample sizes")
+	flag.Parse()
+
+	gauss := mechanisms.Gaussian{Sigma: 5}
+	lap := mechanisms.Laplace{B: 5}
+	sub := mechanisms.SubsampledGaussian{Sigma: 5, Gamma: 0.5}
+	rr := mechanisms.RandomizedResponse{Eps0: 1.5, M: 10}
+	ngd := mechanisms.NoisyGD{Eta: 0.2, B: 1, K: 10}
+	mean := mechanisms.DPMean{Eps: 1}
+	addRemove := dptest.Neighbors(fixtures.AddRemove(rapid.SampledFrom([]float64{0, 1}), 1, 4))
+	nonDP := mechanisms.NonDPGaussian1{Eps: 1, Delta: 1e-5}
+	scaled := mechanisms.ScaledGD{Sigma: 2, S: 0.5}
+	pointMass := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return s + s*r.NormFloat64() // "noise proportional to the data": none when the sum is 0
+	})
+
+	audits := []audit{
+		{"Gaussian σ=5, (2, λ/2σ²)-RDP", false, rdp(dptest.Continuous(gauss.Sample), 2, gauss.RDP(2))},
+		{"Laplace b=5, exact RDP at λ=5", false, rdp(dptest.Continuous(lap.Sample), 5, lap.RDP(5))},
+		{"subsampled Gaussian σ=5 γ=0.5, exact RDP at λ=2", false, rdp(dptest.Continuous(sub.Sample), 2, sub.RDP(2))},
+		{"randomized response ε₀=1.5, exact RDP at λ=5", false, rdp(dptest.Discrete(rr.Sample), 5, rr.RDP(5))},
+		{"noisy gradient descent, exact RDP at λ=2", false, rdp(dptest.Continuous(ngd.Sample), 2, ngd.RDP(2))},
+		{"DP mean with private count (seed 004), ε=1 as RDP", false, rdp(dptest.Continuous(mean.Sample), 2, mean.Epsilon(), addRemove)},
+		{"Gaussian with half the noise its claim assumes", true, rdp(dptest.Continuous(mechanisms.Gaussian{Sigma: 2.5}.Sample), 2, gauss.RDP(2))},
+		{"Gaussian claimed 20% below its RDP", true, rdp(dptest.Continuous(gauss.Sample), 2, 0.8*gauss.RDP(2))},
+		{"DP-GD step with micro-batch clipping bug (S=1/2)", true, rdp(dptest.Continuous(scaled.Sample), 2, scaled.ClaimedRDP(2))},
+		{"subsampled Gaussian accounted at γ=0.1, run at γ=0.5", true, rdp(dptest.Continuous(mechanisms.SubsampledGaussian{Sigma: 2, Gamma: 0.5}.Sample), 2, mechanisms.SampledGaussianRDP(0.1, 2, 2))},
+		{"NonDPGaussian1 (seed 004): noise from the true count", true, rdp(dptest.Continuous(nonDP.Sample), 2, nonDP.ClaimedRDP(2), addRemove)},
+		{"noise scale computed from the data (point mass at 0)", true, rdp(pointMass, 2, 1)},
+	}
+
+	var opts []dptest.Option
+	if *short {
+		opts = append(opts, dptest.Samples(dptest.DefaultSamples/10))
+	}
+	start := time.Now()
+	wrong := 0
+	for _, a := range audits {
+		rep, err := a.run(opts...)
+		verdict := "passes"
+		switch {
+		case err != nil:
+			verdict = "ERROR: " + err.Error()
+			wrong++
+		case rep.Violated:
+			verdict = "VIOLATION caught"
+		}
+		if err == nil && rep.Violated != a.broken {
+			verdict += "   <-- unexpected"
+			wrong++
+		}
+		fmt.Printf("%-56s %s (%s)\n", a.name, verdict, rep.Elapsed.Round(time.Millisecond))
+		if err == nil && rep.Violated {
+			fmt.Println(indent(rep.String()))
+		}
+	}
+	fmt.Printf("\n%d audits in %s; %d unexpected verdicts\n", len(audits), time.Since(start).Round(time.Millisecond), wrong)
+	if wrong > 0 {
+		os.Exit(1)
+	}
+}
+
+func indent(s string) string {
+	out := "    "
+	for _, c := range s {
+		out += string(c)
+		if c == '\n' {
+			out += "    "
+		}
+	}
+	return out
+}
