@@ -8,8 +8,6 @@ import (
 	"reflect"
 	"testing"
 
-	"pgregory.net/rapid"
-
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/search"
 )
@@ -78,7 +76,7 @@ func CheckRDP[D any](t TestingT, m Mechanism[D], lambda, eps float64, opts ...Op
 	cfg := resolve(opts)
 	name := testName(t)
 	logf := logger(t)
-	rep, err := audit(m, lambda, eps, cfg, name, logf)
+	rep, err := auditRDP(m, lambda, eps, cfg, name, logf)
 	switch {
 	case err != nil:
 		t.Errorf("%s", errorText(rep, err))
@@ -102,11 +100,25 @@ func AuditRDP[D any](m Mechanism[D], lambda, eps float64, opts ...Option) (Repor
 		panic("dptest: zero Mechanism; build one with Continuous or Discrete")
 	}
 	cfg := resolve(opts)
-	var logf func(string, ...any)
-	if cfg.verbose {
-		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "[dptest] "+format+"\n", args...) }
+	return auditRDP(m, lambda, eps, cfg, "", stderrLogger(cfg))
+}
+
+// stderrLogger is the progress logger of the Audit functions, which have no
+// test to log to: standard error, with -dptest.v or Verbose only.
+func stderrLogger(cfg config) func(string, ...any) {
+	if !cfg.verbose {
+		return nil
 	}
-	return audit(m, lambda, eps, cfg, "", logf)
+	return func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+}
+
+func auditRDP[D any](m Mechanism[D], lambda, eps float64, cfg config, name string, logf func(string, ...any)) (Report, error) {
+	if !cfg.seedSet {
+		cfg.seed = deriveSeed(name, lambda, eps)
+	}
+	cl := claim{kind: kindRDP, lambda: lambda, eps: eps, alpha: 1 - cfg.confidence}
+	rep, _, err := run(search.RDP(m.impl, lambda, 0), cl, cfg, cfg.seed, name, logf)
+	return rep, err
 }
 
 // MakeRDP returns a test function asserting the claim, for t.Run:
@@ -138,84 +150,6 @@ func deriveSeed(name string, lambda, eps float64) uint64 {
 	return h.Sum64()
 }
 
-// ErrNoCandidates reports an audit of datasets of a type for which dptest
-// knows no neighbouring pairs.
-type ErrNoCandidates struct{ Type string }
-
-func (e ErrNoCandidates) Error() string {
-	return fmt.Sprintf("dptest: no candidate pairs for datasets of type %s: pass dptest.Pairs(fixtures.Pair[%[1]s]{X: …, Y: …}) or dptest.Neighbors(a *rapid.Generator[fixtures.Pair[%[1]s]])", e.Type)
-}
-
-func audit[D any](m Mechanism[D], lambda, eps float64, cfg config, name string, logf func(string, ...any)) (Report, error) {
-	if !cfg.seedSet {
-		cfg.seed = deriveSeed(name, lambda, eps)
-	}
-	rep := Report{
-		Lambda: lambda, Claimed: eps, Confidence: cfg.confidence,
-		Samples: cfg.samples, Seed: cfg.seed, Short: cfg.short, TestName: name,
-		ScreeningSamples: max(MinSamples, cfg.samples/screenFraction),
-	}
-	sc := search.Config[D]{
-		Lambda: lambda, Claim: eps, Alpha: 1 - cfg.confidence,
-		Samples: cfg.samples, Screen: rep.ScreeningSamples, Seed: cfg.seed,
-		Generated: cfg.candidates, Confirm: confirmedCandidates,
-	}
-	if cfg.verbose && logf != nil {
-		sc.Logf = func(format string, args ...any) { logf("[dptest] "+format, args...) }
-		if name == "" {
-			sc.Logf = logf // AuditRDP's logger adds the prefix
-		}
-	}
-	var zero D
-	for _, ps := range cfg.pairs {
-		p, ok := ps.([]fixtures.Pair[D])
-		if !ok {
-			return rep, fmt.Errorf("dptest: Pairs of %s given to a mechanism on datasets of type %s", elemType(ps), typeName[D]())
-		}
-		sc.Pairs = append(sc.Pairs, p...)
-	}
-	if cfg.neighbors != nil {
-		g, ok := cfg.neighbors.(*rapid.Generator[fixtures.Pair[D]])
-		if !ok {
-			return rep, fmt.Errorf("dptest: a Neighbors generator of %T given to a mechanism on datasets of type %s", cfg.neighbors, typeName[D]())
-		}
-		sc.Generator = g
-	}
-	if _, isVec := any(zero).([]float64); isVec {
-		if len(sc.Pairs) == 0 && sc.Generator == nil {
-			sc.Pairs = any([]fixtures.Pair[[]float64]{fixtures.Canonical(10)}).([]fixtures.Pair[D])
-			sc.Generator = any(fixtures.UnitCube(10)).(*rapid.Generator[fixtures.Pair[D]])
-		}
-		sc.Simplify = any(simplifyVector).(func(fixtures.Pair[D]) []fixtures.Pair[D])
-	}
-	if len(sc.Pairs) == 0 && (sc.Generator == nil || sc.Generated == 0) {
-		return rep, ErrNoCandidates{Type: typeName[D]()}
-	}
-	out, err := search.Run(m.impl, sc)
-	if err != nil {
-		return rep, err
-	}
-	best := out.Best
-	rep.Estimate = best.Estimate()
-	rep.LowerBound = best.Bound()
-	rep.Violated = out.Violated
-	rep.Witness = best.Pair
-	rep.Direction = best.Direction()
-	rep.PairsSearched = out.PairsSearched
-	rep.Confirmed = len(out.Confirmed)
-	rep.PerConfirmation = out.PerConfirm
-	rep.Elapsed = out.Elapsed
-	for _, c := range out.Confirmed {
-		rep.Confirmations = append(rep.Confirmations, Confirmation{
-			Witness: c.Pair, Direction: c.Direction(), Screening: c.Screening.Estimate,
-			Estimates: [2]float64{c.Confirmations[0].Estimate, c.Confirmations[1].Estimate},
-			StdErrs:   [2]float64{c.Confirmations[0].StdErr, c.Confirmations[1].StdErr},
-			Bounds:    [2]float64{c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound},
-		})
-	}
-	return rep, nil
-}
-
 func typeName[D any]() string { return reflect.TypeFor[D]().String() }
 
 func elemType(pairs any) string {
@@ -228,7 +162,7 @@ func elemType(pairs any) string {
 
 // errorText renders an audit that could not finish.
 func errorText(r Report, err error) string {
-	return fmt.Sprintf("[dptest] (λ=%s, ε=%s)-RDP could not be audited: %v\n    To reproduce: %s", num(r.Lambda), num(r.Claimed), err, r.Reproduce())
+	return fmt.Sprintf("[dptest] %s could not be audited: %v\n    To reproduce: %s", r.claimText(), err, r.Reproduce())
 }
 
 // simplifyVector proposes simpler versions of a pair of real vectors: all

@@ -11,6 +11,9 @@ import (
 // Report is everything one audit found. Failure text and success log are
 // both rendered from it ([Report.String]).
 type Report struct {
+	// Kind is "RDP" for a Rényi-DP claim (Lambda, Claimed) or "DP" for a
+	// pure-DP claim (Claimed; Lambda is 0).
+	Kind                 string
 	Lambda, Claimed      float64
 	Estimate, LowerBound float64 // of the confirmed worst pair and direction
 	Confidence           float64
@@ -22,8 +25,19 @@ type Report struct {
 	Elapsed              time.Duration
 
 	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
-	// or "D(M(Y)‖M(X))".
+	// or "D(M(Y)‖M(X))" for RDP, "ln f_X − ln f_Y" or "ln f_Y − ln f_X"
+	// for DP.
 	Direction string
+	// Location is, for a DP claim, the output t̂ where the witness's loss
+	// peaks: a float64 for real outputs, the value itself for discrete ones.
+	Location any
+	// LossCurve is, for a DP claim on real outputs, the witness's empirical
+	// loss ℓ̂(t) in the direction above over the region searched (seed 003,
+	// Figures 2–3), from the screening sample.
+	LossCurve *LossCurve
+	// CrossCheck is, for a DP claim, the Rényi audit that ran beside the
+	// local one (see RequireDP); nil if it did not run.
+	CrossCheck *Report
 	// ScreeningSamples is the sample size per side of the screening.
 	ScreeningSamples int
 	// Confirmed is the number of (pair, direction) candidates confirmed;
@@ -39,6 +53,11 @@ type Report struct {
 	// Confirmations lists every confirmed candidate with the estimates,
 	// standard errors and bounds of its two confirmations.
 	Confirmations []Confirmation
+}
+
+// LossCurve is an empirical privacy-loss curve: Loss[i] = ℓ̂(T[i]).
+type LossCurve struct {
+	T, Loss []float64
 }
 
 // Confirmation is one confirmed (pair, direction) candidate. A and B are its
@@ -57,7 +76,7 @@ type Confirmation struct {
 // String renders the report: the failure text for a violation, a one-line
 // summary otherwise.
 func (r Report) String() string {
-	claim := fmt.Sprintf("(λ=%s, ε=%s)-RDP", num(r.Lambda), num(r.Claimed))
+	claim := r.claimText()
 	if !r.Violated {
 		s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %d pairs searched, %s samples per side, %s",
 			claim, num(r.LowerBound), num(r.Estimate), percent(r.Confidence), r.PairsSearched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
@@ -70,12 +89,22 @@ func (r Report) String() string {
 	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", claim, percent(r.Confidence))
 	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(r.LowerBound), num(r.Estimate), thousands(r.Samples))
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", witnessText(r.Witness), r.Direction)
+	if r.Location != nil {
+		fmt.Fprintf(&b, "    at output:    %v\n", r.Location)
+	}
 	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", r.PairsSearched, r.Confirmed)
 	if r.Short {
 		fmt.Fprintf(&b, "    note:         -short reduced the sample sizes\n")
 	}
 	fmt.Fprintf(&b, "    To reproduce: %s", r.Reproduce())
 	return b.String()
+}
+
+func (r Report) claimText() string {
+	if r.Kind == kindDP {
+		return fmt.Sprintf("ε=%s pure DP", num(r.Claimed))
+	}
+	return fmt.Sprintf("(λ=%s, ε=%s)-RDP", num(r.Lambda), num(r.Claimed))
 }
 
 // Reproduce returns the command line (or option) that replays the audit.

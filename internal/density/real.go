@@ -84,22 +84,24 @@ const HeavyTailRatio = 200
 //
 // linear near the bulk and logarithmic in the tails, so that 10¹² becomes
 // about 28. T is strictly increasing, a bijection of the real line, so
-// D_λ(P ‖ Q) is the same before and after it; m and s come from the pilot,
+// D_λ(P ‖ Q) is the same before and after it; inverse is T⁻¹(u) = m + s·sinh u.
+// m and s come from the pilot,
 // so T is fixed before the sample proper, and rescaling or shifting the
 // outputs leaves T(outputs) unchanged.
-func HeavyTailTransform(sorted []float64) (func(float64) float64, bool) {
+func HeavyTailTransform(sorted []float64) (t, inverse func(float64) float64, ok bool) {
 	n := len(sorted)
 	if n < 8 {
-		return nil, false
+		return nil, nil, false
 	}
 	q := func(p float64) float64 { return sorted[int(p*float64(n-1))] }
 	m := q(0.5)
 	s := (q(0.75) - q(0.25)) / 1.3489795003921634
 	if !(s > 0) {
-		return nil, false
+		return nil, nil, false
 	}
 	if (sorted[n-1]-m)/s <= HeavyTailRatio && (m-sorted[0])/s <= HeavyTailRatio {
-		return nil, false
+		return nil, nil, false
 	}
-	return func(t float64) float64 { return math.Asinh((t - m) / s) }, true
+	return func(t float64) float64 { return math.Asinh((t - m) / s) },
+		func(u float64) float64 { return m + s*math.Sinh(u) }, true
 }

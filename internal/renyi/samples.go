@@ -51,7 +51,7 @@ func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
 	}
 	pooled := append(slices.Clone(xs), ys...)
 	slices.Sort(pooled)
-	if tr, ok := density.HeavyTailTransform(pooled); ok {
+	if tr, _, ok := density.HeavyTailTransform(pooled); ok {
 		// Heavy tails: estimate on the asinh scale, a bijection.
 		xs, ys = mapValues(xs, tr), mapValues(ys, tr)
 		for i, v := range pooled {

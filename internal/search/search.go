@@ -12,12 +12,12 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dptest/dptest/fixtures"
-	"github.com/dptest/dptest/internal/renyi"
 )
 
-// Config describes one audit of a Rényi-DP claim.
+// Config describes one audit of a privacy claim: the claimed bound Claim on
+// what the Criterion measures.
 type Config[D any] struct {
-	Lambda, Claim float64
+	Claim         float64
 	Alpha         float64 // false-failure probability of the verdict, 1 − confidence
 	Samples       int     // confirming sample size per side
 	Screen        int     // screening sample size per side
@@ -41,9 +41,27 @@ type Candidate[D any] struct {
 	Pair      fixtures.Pair[D]
 	Reverse   bool
 	Source    string // "pair 3", "generated 7", "simplified"
-	Screening renyi.Result
+	Screening Score
 	// Confirmations holds the two independent confirmations, A and B.
-	Confirmations [2]renyi.Result
+	Confirmations [2]Score
+}
+
+// Score is an estimate with its standard error and, for confirmations, a
+// lower bound; Detail holds the criterion's own result (a renyi.Result or a
+// local.Estimate / local.Bound).
+type Score struct {
+	Estimate, StdErr, LowerBound float64
+	Detail                       any
+}
+
+// Criterion is what an audit measures on a pair, in both directions.
+type Criterion[D any] interface {
+	// Screen draws n outputs per side from streams of seed and estimates
+	// both directions.
+	Screen(seed uint64, p fixtures.Pair[D], n int) (xy, yx Score, err error)
+	// Confirm draws n fresh outputs per side and bounds the directions
+	// whose screening is not nil from below at level alpha each.
+	Confirm(seed uint64, p fixtures.Pair[D], n int, alpha float64, xy, yx *Score) (bxy, byx Score, err error)
 }
 
 // Bound is the candidate's confirmed lower bound: the smaller of its two
@@ -79,7 +97,8 @@ func subSeed(seed uint64, label string, i int) uint64 {
 	return h.Sum64()
 }
 
-// Run audits the claim D_λ ≤ Claim for every neighbouring pair it can find.
+// Run audits the claim "the criterion is at most Claim" for every
+// neighbouring pair it can find.
 //
 //  1. Screen: the explicit pairs, then Generated pairs drawn from Generator
 //     (deterministically from Seed), are sampled Screen times per side;
@@ -103,20 +122,17 @@ func subSeed(seed uint64, label string, i int) uint64 {
 // normal approximation of seed 002, and at α = 10⁻⁴ that is α′ ≈ 0.7% (z ≈
 // 2.45) rather than a tail of 10⁻⁴ (z ≈ 3.7), where a normal approximation
 // is far less trustworthy.
-func Run[D any](m Mechanism[D], cfg Config[D]) (Outcome[D], error) {
+func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 	start := time.Now()
 	logf := cfg.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	// Screening ranks by point estimate; its 95% bound only decides whether
-	// the best pair looks violating enough to be worth simplifying.
-	par := renyi.Params{Lambda: cfg.Lambda, Alpha: 0.05}
 
 	var cands []Candidate[D]
 	screened := 0
 	screen := func(p fixtures.Pair[D], source string) error {
-		xy, yx, err := m.Pair(subSeed(cfg.Seed, "screen", screened), p.X, p.Y, cfg.Screen, par, cfg.Workers)
+		xy, yx, err := crit.Screen(subSeed(cfg.Seed, "screen", screened), p, cfg.Screen)
 		screened++
 		if err != nil {
 			return &PairError[D]{Pair: p, Stage: "screening " + source, Err: err}
@@ -150,7 +166,8 @@ func Run[D any](m Mechanism[D], cfg Config[D]) (Outcome[D], error) {
 	// trigger asks for a violation at level 5% after Bonferroni over the
 	// candidates screened.
 	zTrigger := distuv.UnitNormal.Quantile(1 - 0.05/float64(len(cands)))
-	if cfg.Simplify != nil && cands[0].Screening.Estimate-zTrigger*cands[0].Screening.StdErr > cfg.Claim {
+	violates := func(c Candidate[D], z float64) bool { return c.Screening.Estimate-z*c.Screening.StdErr > cfg.Claim }
+	if cfg.Simplify != nil && violates(cands[0], zTrigger) {
 		// Greedy: try the proposals for the current best pair in order,
 		// move to the first that is as divergent as far as the screening
 		// can tell (within two standard errors of the difference; the best
@@ -174,7 +191,7 @@ func Run[D any](m Mechanism[D], cfg Config[D]) (Outcome[D], error) {
 					c = cands[n+1]
 				}
 				tol := 2 * math.Hypot(c.Screening.StdErr, best.Screening.StdErr)
-				if c.Screening.Estimate >= best.Screening.Estimate-tol && c.Screening.LowerBound > cfg.Claim {
+				if c.Screening.Estimate >= best.Screening.Estimate-tol && violates(c, 1.6448536269514722) {
 					best, improved = c, true
 					break
 				}
@@ -193,7 +210,6 @@ func Run[D any](m Mechanism[D], cfg Config[D]) (Outcome[D], error) {
 	k := min(cfg.Confirm, len(cands))
 	chosen := cands[:k]
 	perConfirm := math.Sqrt(cfg.Alpha / float64(k))
-	cpar := renyi.Params{Lambda: cfg.Lambda, Alpha: perConfirm}
 	// Confirm pair by pair: one sampling of X and Y serves both directions.
 	for round := 0; round < 2; round++ {
 		done := make(map[int]bool)
@@ -201,19 +217,27 @@ func Run[D any](m Mechanism[D], cfg Config[D]) (Outcome[D], error) {
 			if done[i] {
 				continue
 			}
-			xy, yx, err := m.Pair(subSeed(cfg.Seed, fmt.Sprintf("confirm%d", round), i), chosen[i].Pair.X, chosen[i].Pair.Y, cfg.Samples, cpar, cfg.Workers)
+			var want [2]*Score // screening of the directions to confirm
+			var idx [2]int
+			for j := i; j < k; j++ {
+				if j == i || (!done[j] && sameDatasets(chosen[j].Pair, chosen[i].Pair)) {
+					d := 0
+					if chosen[j].Reverse {
+						d = 1
+					}
+					want[d], idx[d] = &chosen[j].Screening, j
+					done[j] = true
+				}
+			}
+			xy, yx, err := crit.Confirm(subSeed(cfg.Seed, fmt.Sprintf("confirm%d", round), i), chosen[i].Pair, cfg.Samples, perConfirm, want[0], want[1])
 			if err != nil {
 				return Outcome[D]{}, &PairError[D]{Pair: chosen[i].Pair, Stage: "confirmation", Err: err}
 			}
-			for j := i; j < k; j++ {
-				if j == i || (!done[j] && sameDatasets(chosen[j].Pair, chosen[i].Pair)) {
-					res := xy
-					if chosen[j].Reverse {
-						res = yx
-					}
-					chosen[j].Confirmations[round] = res
-					done[j] = true
-				}
+			if want[0] != nil {
+				chosen[idx[0]].Confirmations[round] = xy
+			}
+			if want[1] != nil {
+				chosen[idx[1]].Confirmations[round] = yx
 			}
 		}
 	}
