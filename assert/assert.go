@@ -28,6 +28,15 @@ func RDP[D any](t dptest.TestingT, m dptest.Mechanism[D], lambda, eps float64, o
 	return dptest.CheckRDP(t, m, lambda, eps, opts...)
 }
 
+// DP reports whether no confident violation of pure ε-DP by m was found;
+// see dptest.RequireDP for the search and the statistics.
+func DP[D any](t dptest.TestingT, m dptest.Mechanism[D], eps float64, opts ...dptest.Option) bool {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
+	return dptest.CheckDP(t, m, eps, opts...)
+}
+
 // RDPSamples checks D_λ(P ‖ Q) ≤ ε against real outputs xs ∼ P and ys ∼ Q
 // recorded on two neighbouring datasets: it fails (t.Errorf, false) if the
 // lower bound of dptest.RDPBound exceeds ε, or if the bound cannot be

@@ -46,6 +46,16 @@ func normalSamples(seed uint64, n int, mu float64) []float64 {
 	return out
 }
 
+func TestDPIsNonFatal(t *testing.T) {
+	lap := mechanisms.Laplace{B: 2}
+	r := &recorder{}
+	require.True(t, assert.DP(r, dptest.Continuous(lap.Sample), 0.5, fast...))
+	require.Empty(t, r.errors)
+	require.False(t, assert.DP(r, dptest.Continuous(lap.Sample), 0.3, fast...))
+	require.Len(t, r.errors, 1)
+	require.Contains(t, r.errors[0], "ε=0.3 pure DP violated at 99.99% confidence")
+}
+
 // N(1,1) against N(0,1): D₂ = 1.
 func TestRDPSamples(t *testing.T) {
 	xs, ys := normalSamples(1, 200_000, 1), normalSamples(2, 200_000, 0)

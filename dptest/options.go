@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"testing"
@@ -91,7 +92,7 @@ func envBool(key string) bool {
 
 // Option configures an audit. Options are built only by this package's
 // constructors: [Samples], [Seed], [Confidence], [Pairs], [Neighbors],
-// [Candidates], [Verbose].
+// [Candidates], [Verbose], and for DP audits [Region] and [Floor].
 type Option interface{ apply(*config) }
 
 type optionFunc func(*config)
@@ -108,6 +109,8 @@ type config struct {
 	verbose    bool
 	pairs      []any // each a []fixtures.Pair[D]
 	neighbors  any   // a *rapid.Generator[fixtures.Pair[D]]
+	region     [2]float64
+	floor      float64
 
 	short bool // -short cut the sample sizes
 }
@@ -163,6 +166,31 @@ func Candidates(n int) Option {
 		panic(fmt.Sprintf("dptest: Candidates must be ≥ 0, got %d", n))
 	}
 	return optionFunc(func(c *config) { c.candidates, c.candSet = n, true })
+}
+
+// Region sets the region C of real outputs over which a DP audit searches
+// for the largest privacy loss (seed 003, eq. (21)); by default it is the
+// range of the middle 99.8% of a pilot sample of both datasets. The loss
+// outside C is not seen, so C should cover the outputs where a violation is
+// suspected, but a region reaching far into the tails, where few outputs
+// fall, makes the estimates noisy. It panics unless lo < hi, both finite.
+func Region(lo, hi float64) Option {
+	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		panic(fmt.Sprintf("dptest: Region needs finite lo < hi, got [%v, %v]", lo, hi))
+	}
+	return optionFunc(func(c *config) { c.region = [2]float64{lo, hi} })
+}
+
+// Floor sets the floor τ of the truncated density estimates of a DP audit's
+// screening (seed 003, Algorithms 1–2): a probability for discrete outputs, a
+// density in output units for real ones. By default it is ten samples' worth:
+// 10/n for discrete outputs, 10/(n·h) for real ones with bandwidth h. It
+// panics unless τ > 0.
+func Floor(tau float64) Option {
+	if !(tau > 0) || math.IsInf(tau, 1) {
+		panic(fmt.Sprintf("dptest: Floor must be positive and finite, got %v", tau))
+	}
+	return optionFunc(func(c *config) { c.floor = tau })
 }
 
 // Verbose logs every screened pair and every confirmation, as -dptest.v does.

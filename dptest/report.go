@@ -87,6 +87,12 @@ func (r Report) String() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", claim, percent(r.Confidence))
+	if r.CrossCheck != nil && r.CrossCheck.Violated {
+		// Found by the Rényi cross-check of a DP audit: show its evidence.
+		c := r.CrossCheck
+		fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Lambda), num(c.Claimed))
+		r = *c
+	}
 	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(r.LowerBound), num(r.Estimate), thousands(r.Samples))
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", witnessText(r.Witness), r.Direction)
 	if r.Location != nil {

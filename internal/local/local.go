@@ -41,7 +41,8 @@ const (
 // whatever the event.
 type Event struct {
 	Kind     EventKind
-	Cell     any       // the value, for Cell
+	Cell     any       // the peak value, for Cell
+	Cells    any       // for Cell: the map[O]struct{} of all the event's values (nil: Cell alone)
 	Atom     float64   // the value, for Atom
 	Lo, Hi   float64   // the range, for Interval (output units)
 	Exclude  []float64 // sorted atoms left out of an Interval

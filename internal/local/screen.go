@@ -13,31 +13,53 @@ import (
 // n = 2·10⁴ and 10⁻⁴ at n = 10⁵ (Section V), 20 and 10 draws.
 const DiscreteFloorCount = 10
 
+// PeakPenalty is the number of standard errors the screening subtracts from
+// the loss at each output before taking the maximiser t̂: the maximum of a
+// noisy curve over hundreds of bandwidths, or of many rarely seen values, is
+// otherwise found where the estimate is noisiest rather than where the loss
+// is largest (seed 003's DPL takes the plain argmax; its Proposition 1 holds
+// for both).
+const PeakPenalty = 3
+
+// EventSlack is the share of the peak loss an event may give up: the
+// confirmation's event gathers every output whose screening loss is, within
+// two standard errors, within EventSlack·ε̂ of the peak ε̂ (the contiguous
+// interval around t̂ for real outputs, the set of such values for discrete
+// ones). The ratio of the
+// event's probabilities is an average of the ratios inside it, so the event
+// loses at most about that share of the loss, while its probability, and so
+// the precision of the confirmation, can grow by orders of magnitude (the
+// Laplace mechanism's loss is flat on a half-line; randomized response has
+// half its outputs at the peak).
+const EventSlack = 0.1
+
 // DiscreteScreen estimates both directions' maximal loss from frequency
 // tables (DPL, Algorithm 3, with TDDE): for every value seen,
 //
 //	ℓ̂(t) = ln(f̂_x(t) ∨ τ) − ln(f̂_{x′}(t) ∨ τ),
 //
 // maximised for D(x→x′) and minimised (sign flipped) for D(x′→x). τ = 0
-// selects DiscreteFloorCount/min(n_x, n_{x′}). Ties go to the value whose
-// fmt.Sprint is smallest, so the choice does not depend on map order.
+// selects DiscreteFloorCount/min(n_x, n_{x′}). The peak t̂ maximises
+// ℓ̂(t) − PeakPenalty·se(t), so that a value seen a handful of times does
+// not win by noise; the event of each direction is
+// the set of values within EventSlack of the peak loss, and Event.Cell holds
+// t̂ itself (ties go to the smallest fmt.Sprint, so the choice does not
+// depend on map order).
 func DiscreteScreen[O comparable](p, q *density.Freq[O], tau float64) (xy, yx Estimate) {
 	np, nq := float64(p.N), float64(q.N)
 	if tau == 0 {
 		tau = DiscreteFloorCount / math.Min(np, nq)
 	}
-	xy.Loss, yx.Loss = math.Inf(-1), math.Inf(-1)
-	var bestXY, bestYX O
+	type cell struct {
+		v  O
+		l  float64
+		se float64
+	}
+	var cells []cell
 	consider := func(v O, cp, cq int64) {
 		fp, fq := float64(cp)/np, float64(cq)/nq
 		l := math.Log(math.Max(fp, tau)) - math.Log(math.Max(fq, tau))
-		se := pointSE(fp, fq, np, nq)
-		if better(l, xy.Loss, v, bestXY) {
-			xy.Loss, xy.StdErr, bestXY = l, se, v
-		}
-		if better(-l, yx.Loss, v, bestYX) {
-			yx.Loss, yx.StdErr, bestYX = -l, se, v
-		}
+		cells = append(cells, cell{v, l, pointSE(fp, fq, np, nq)})
 	}
 	for v, c := range p.Counts {
 		consider(v, c, q.Counts[v])
@@ -47,9 +69,26 @@ func DiscreteScreen[O comparable](p, q *density.Freq[O], tau float64) (xy, yx Es
 			consider(v, 0, c)
 		}
 	}
-	xy.Event = Event{Kind: Cell, Cell: bestXY}
-	yx.Event = Event{Kind: Cell, Cell: bestYX}
-	return xy, yx
+	pick := func(sign float64) Estimate {
+		best := -1
+		for i, c := range cells {
+			if best < 0 || better(sign*c.l-PeakPenalty*c.se, sign*cells[best].l-PeakPenalty*cells[best].se, c.v, cells[best].v) {
+				best = i
+			}
+		}
+		peak := sign * cells[best].l
+		set := make(map[O]struct{})
+		for _, c := range cells {
+			if sign*c.l+2*c.se >= peak-EventSlack*math.Abs(peak) {
+				set[c.v] = struct{}{}
+			}
+		}
+		return Estimate{Loss: peak, StdErr: cells[best].se, Event: Event{Kind: Cell, Cell: cells[best].v, Cells: set}}
+	}
+	if len(cells) == 0 {
+		return xy, yx
+	}
+	return pick(1), pick(-1)
 }
 
 func better[O comparable](l, best float64, v, bestV O) bool {
@@ -89,9 +128,11 @@ type RealInput struct {
 // Algorithm 3, with TKDE, Algorithm 1): Gaussian kernel estimates with a
 // common plug-in bandwidth (the density-optimal rate of (C3), no
 // undersmoothing), floored at τ, on the grid points in C, and the atoms'
-// floored probabilities. The maximiser of a density part becomes the event
-// [t̂ − w, t̂ + w] (atoms excluded) for the confirmation; an atom becomes
-// itself.
+// floored probabilities. The peak t̂ maximises ℓ̂(t) − PeakPenalty·se(t), as
+// in DiscreteScreen; for a density part it becomes the event of the
+// confirmation: the interval around it where the screening
+// loss stays within EventSlack of its peak, and at least [t̂ − w, t̂ + w],
+// atoms excluded; an atom becomes itself.
 func RealScreen(in RealInput) (xy, yx Estimate, err error) {
 	p, q := in.P, in.Q
 	np, nq := p.N(), q.N()
@@ -125,22 +166,48 @@ func RealScreen(in RealInput) (xy, yx Estimate, err error) {
 		}
 		fp, vp := p.Bins.Density(h, nil, np)
 		fq, vq := q.Bins.Density(h, nil, nq)
+		var us, ses []float64
 		for i := range fp {
 			u := g.At(i)
 			if u < in.RegionLo || u > in.RegionHi {
 				continue
 			}
 			l := math.Log(math.Max(fp[i], tau)) - math.Log(math.Max(fq[i], tau))
+			us = append(us, u)
 			curve.T = append(curve.T, in.ToOutput(u))
 			curve.Loss = append(curve.Loss, l)
-			se := math.Sqrt(vp[i]/math.Max(fp[i]*fp[i], tau*tau) + vq[i]/math.Max(fq[i]*fq[i], tau*tau))
-			ev := Event{Kind: Interval, Lo: in.ToOutput(u - w), Hi: in.ToOutput(u + w), Exclude: in.Atoms, Location: in.ToOutput(u)}
-			if l > xy.Loss {
-				xy = Estimate{Loss: l, StdErr: se, Event: ev}
+			ses = append(ses, math.Sqrt(vp[i]/math.Max(fp[i]*fp[i], tau*tau)+vq[i]/math.Max(fq[i]*fq[i], tau*tau)))
+		}
+		// The peak of each direction and the interval around it where the
+		// loss stays within EventSlack of the peak, at least ±w.
+		interval := func(sign float64) (Estimate, bool) {
+			best := -1
+			for i, l := range curve.Loss {
+				if best < 0 || sign*l-PeakPenalty*ses[i] > sign*curve.Loss[best]-PeakPenalty*ses[best] {
+					best = i
+				}
 			}
-			if -l > yx.Loss {
-				yx = Estimate{Loss: -l, StdErr: se, Event: ev}
+			if best < 0 {
+				return Estimate{}, false
 			}
+			peak := sign * curve.Loss[best]
+			floor := peak - EventSlack*math.Abs(peak)
+			lo, hi := best, best
+			for lo > 0 && sign*curve.Loss[lo-1]+2*ses[lo-1] >= floor {
+				lo--
+			}
+			for hi < len(us)-1 && sign*curve.Loss[hi+1]+2*ses[hi+1] >= floor {
+				hi++
+			}
+			ulo, uhi := math.Min(us[lo], us[best]-w), math.Max(us[hi], us[best]+w)
+			ev := Event{Kind: Interval, Lo: in.ToOutput(ulo), Hi: in.ToOutput(uhi), Exclude: in.Atoms, Location: in.ToOutput(us[best])}
+			return Estimate{Loss: peak, StdErr: ses[best], Event: ev}, true
+		}
+		if e, ok := interval(1); ok {
+			xy = e
+		}
+		if e, ok := interval(-1); ok {
+			yx = e
 		}
 	}
 	atomTau := in.AtomTau

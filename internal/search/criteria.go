@@ -19,7 +19,7 @@ type rdpCriterion[D any] struct {
 }
 
 func fromRenyi(r renyi.Result) Score {
-	return Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Detail: r}
+	return Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: r.Estimate, Detail: r}
 }
 
 func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], n int) (xy, yx Score, err error) {
@@ -52,7 +52,8 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], n int) (xy, yx S
 	if err != nil {
 		return xy, yx, err
 	}
-	return Score{Estimate: a.Loss, StdErr: a.StdErr, Detail: a}, Score{Estimate: b.Loss, StdErr: b.StdErr, Detail: b}, nil
+	return Score{Estimate: a.Loss, StdErr: a.StdErr, Rank: a.Loss - local.PeakPenalty*a.StdErr, Detail: a},
+		Score{Estimate: b.Loss, StdErr: b.StdErr, Rank: b.Loss - local.PeakPenalty*b.StdErr, Detail: b}, nil
 }
 
 func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], n int, alpha float64, sxy, syx *Score) (xy, yx Score, err error) {

@@ -175,12 +175,8 @@ func (m realMech[D]) Screen(seed uint64, x, y D, n int, par LocalParams, workers
 	s, err := m.sample(seed, x, y, n, workers)
 	if errors.Is(err, errDiscrete) {
 		xy, yx, err = discreteMech[D, float64]{m.f}.Screen(seed, x, y, n, par, workers)
-		// A discrete cell of a real output is an atom.
-		for _, e := range []*local.Estimate{&xy, &yx} {
-			if v, ok := e.Event.Cell.(float64); ok {
-				e.Event = local.Event{Kind: local.Atom, Atom: v, Location: v}
-			}
-		}
+		// The event stays a set of values of the float64 output, which
+		// Count finds again when it too falls back to discrete counting.
 		return xy, yx, err
 	}
 	if err != nil {
@@ -207,6 +203,12 @@ func (m realMech[D]) Screen(seed uint64, x, y D, n int, par LocalParams, workers
 }
 
 func (m realMech[D]) Count(seed uint64, x, y D, n int, events []local.Event, workers int) (cx, cy []int64, err error) {
+	for _, e := range events {
+		if e.Kind == local.Cell {
+			// The screening found the outputs discrete in practice.
+			return discreteMech[D, float64]{m.f}.Count(seed, x, y, n, events, workers)
+		}
+	}
 	st := func(id uint64) sampler.Stream { return sampler.Stream{Seed: seed, ID: id, Workers: workers} }
 	count := func(id uint64, d D) ([]int64, error) {
 		c, err := sampler.Draw(st(id), n,
@@ -308,20 +310,24 @@ func (m discreteMech[D, O]) Count(seed uint64, x, y D, n int, events []local.Eve
 		return nil, nil, err
 	}
 	for _, e := range events {
-		var v O
-		switch c := e.Cell.(type) {
-		case O:
-			v = c
-		default:
-			if e.Kind == local.Atom {
-				// An atom of a real output that turned out discrete.
-				if a, ok := any(e.Atom).(O); ok {
-					v = a
-				}
+		var x, y int64
+		switch {
+		case e.Kind == local.Cell && e.Cells != nil:
+			for v := range e.Cells.(map[O]struct{}) {
+				x += tx.Counts[v]
+				y += ty.Counts[v]
+			}
+		case e.Kind == local.Cell:
+			v := e.Cell.(O)
+			x, y = tx.Counts[v], ty.Counts[v]
+		case e.Kind == local.Atom:
+			// An atom of a real output that turned out discrete.
+			if v, ok := any(e.Atom).(O); ok {
+				x, y = tx.Counts[v], ty.Counts[v]
 			}
 		}
-		cx = append(cx, tx.Counts[v])
-		cy = append(cy, ty.Counts[v])
+		cx = append(cx, x)
+		cy = append(cy, y)
 	}
 	return cx, cy, nil
 }

@@ -51,7 +51,12 @@ type Candidate[D any] struct {
 // local.Estimate / local.Bound).
 type Score struct {
 	Estimate, StdErr, LowerBound float64
-	Detail                       any
+	// Rank orders screened candidates, most divergent first: the estimate
+	// itself for the Rényi criterion, the estimate less local.PeakPenalty
+	// standard errors for the local one, whose maximum over many outputs
+	// favours noise.
+	Rank   float64
+	Detail any
 }
 
 // Criterion is what an audit measures on a pair, in both directions.
@@ -160,7 +165,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 		return Outcome[D]{}, fmt.Errorf("no candidate pairs to screen")
 	}
 	slices.SortStableFunc(cands, func(a, b Candidate[D]) int {
-		return cmp.Compare(b.Screening.Estimate, a.Screening.Estimate)
+		return cmp.Compare(b.Screening.Rank, a.Screening.Rank)
 	})
 	// The best of many screening estimates is biased upwards, so the
 	// trigger asks for a violation at level 5% after Bonferroni over the
@@ -203,7 +208,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 		})
 		cands = append([]Candidate[D]{best}, slices.Delete(cands, i, i+1)...)
 		slices.SortStableFunc(cands[1:], func(a, b Candidate[D]) int {
-			return cmp.Compare(b.Screening.Estimate, a.Screening.Estimate)
+			return cmp.Compare(b.Screening.Rank, a.Screening.Rank)
 		})
 	}
 

@@ -1,0 +1,161 @@
+package dptest_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// queryPairs are the StatDP query patterns (fixtures.Patterns), the
+// neighbours of counting-query mechanisms.
+func queryPairs(n int) dptest.Option { return dptest.Pairs(fixtures.Patterns(n)...) }
+
+func scalarPairs(pairs ...[2]float64) dptest.Option {
+	var ps []fixtures.Pair[[]float64]
+	for _, p := range pairs {
+		ps = append(ps, fixtures.Pair[[]float64]{X: []float64{p[0]}, Y: []float64{p[1]}})
+	}
+	return dptest.Pairs(ps...)
+}
+
+// Correct mechanisms pass RequireDP at their exact ε, on the continuous and
+// the discrete path (default confidence 1 − 10⁻⁴, fixed seeds: see fast).
+func TestDPCorrectMechanismsPass(t *testing.T) {
+	for _, eps := range []float64{0.2, 1.5} {
+		lap := mechanisms.Laplace{B: 1 / eps}
+		t.Run("laplace", dptest.MakeDP(dptest.Continuous(lap.Sample), eps, fast...))
+		rnm := mechanisms.ReportNoisyMax{Eps: eps}
+		t.Run("report-noisy-max", dptest.MakeDP(dptest.Discrete(rnm.Sample), eps, opts(queryPairs(6))...))
+		cnm := mechanisms.ContinuousNoisyMax{Lambda: eps / 3, K: 3}
+		t.Run("continuous-noisy-max", dptest.MakeDP(dptest.Continuous(cnm.Sample), eps, opts(dptest.Pairs(
+			fixtures.Pair[[]float64]{X: []float64{0, 0, 0}, Y: []float64{1, 1, 1}},
+			fixtures.Pair[[]float64]{X: []float64{0, 0, 0}, Y: []float64{0.5, 0.5, 0.5}}), dptest.Candidates(0))...))
+		exp := mechanisms.ExponentialMechanism{Lambda: eps / 2}
+		t.Run("exponential", dptest.MakeDP(dptest.Continuous(exp.Sample), exp.Epsilon(), opts(scalarPairs([2]float64{1, 2}, [2]float64{1, 1.5}))...))
+		svt2 := mechanisms.SVT2{Eps: eps, T: 1, C: 1}
+		t.Run("svt2", dptest.MakeDP(dptest.Discrete(svt2.Sample), eps, opts(queryPairs(10))...))
+		svt4 := mechanisms.SVT4{Eps: 4 * eps / 7, T: 1, C: 1}
+		t.Run("svt4", dptest.MakeDP(dptest.Discrete(svt4.Sample), svt4.Epsilon(), opts(queryPairs(10))...))
+	}
+}
+
+func dpFailing[D any](t *testing.T, m dptest.Mechanism[D], eps float64, o ...dptest.Option) *recorder {
+	t.Helper()
+	r := run(t.Name(), func(rt *recorder) { dptest.RequireDP(rt, m, eps, o...) })
+	require.True(t, r.failed, "the assertion passed: %v", r.logs)
+	require.Contains(t, r.text(), "pure DP violated at 99.99% confidence")
+	return r
+}
+
+func TestDPBrokenMechanismsFail(t *testing.T) {
+	const eps = 0.7
+	t.Run("laplace-half-noise", func(t *testing.T) {
+		r := dpFailing(t, dptest.Continuous(mechanisms.Laplace{B: 0.5 / eps}.Sample), eps, fast...)
+		require.Contains(t, r.text(), "at output:")
+	})
+	t.Run("svt3", func(t *testing.T) {
+		m := mechanisms.SVT3{Eps: eps, T: 1, C: 1}
+		dpFailing(t, dptest.Discrete(m.SamplePattern), eps, opts(queryPairs(10))...)
+	})
+	t.Run("svt5", func(t *testing.T) {
+		m := mechanisms.SVT5{Eps: eps, T: 1}
+		dpFailing(t, dptest.Discrete(m.Sample), eps, opts(queryPairs(10))...)
+	})
+	t.Run("svt6", func(t *testing.T) {
+		// SVT6's violating outputs are rare answer sequences: it takes the
+		// default sample size (seed 003 used 10⁵ and 5·10⁵).
+		m := mechanisms.SVT6{Eps: eps, T: 1}
+		dpFailing(t, dptest.Discrete(m.Sample), eps, queryPairs(10), dptest.Candidates(0))
+	})
+	t.Run("gaussian-is-not-pure-dp", func(t *testing.T) {
+		dpFailing(t, dptest.Continuous(mechanisms.Gaussian{Sigma: 1.5}.Sample), eps, fast...)
+	})
+}
+
+func TestDPReport(t *testing.T) {
+	lap := mechanisms.Laplace{B: 1}
+	rep, err := dptest.AuditDP(dptest.Continuous(lap.Sample), 1, opts(dptest.Seed(3))...)
+	require.NoError(t, err)
+	require.Equal(t, "DP", rep.Kind)
+	require.False(t, rep.Violated)
+	require.Less(t, rep.LowerBound, 1.0)
+	require.Greater(t, rep.LowerBound, 0.8)
+	require.InDelta(t, 1, rep.Estimate, 0.1)
+	require.IsType(t, 0.0, rep.Location)
+	require.NotNil(t, rep.LossCurve)
+	require.Equal(t, len(rep.LossCurve.T), len(rep.LossCurve.Loss))
+	require.NotNil(t, rep.CrossCheck)
+	require.Equal(t, "RDP", rep.CrossCheck.Kind)
+	require.Equal(t, 1.0, rep.CrossCheck.Claimed) // min(ε, 2·2·ε²)
+	require.Contains(t, []string{"ln f_X − ln f_Y", "ln f_Y − ln f_X"}, rep.Direction)
+	// The loss of the Laplace mechanism is ±1/b outside the interval between
+	// the means: the curve's extremes say so within a few standard errors.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, l := range rep.LossCurve.Loss {
+		lo, hi = math.Min(lo, l), math.Max(hi, l)
+	}
+	require.InDelta(t, 1, math.Max(hi, -lo), 0.3)
+	require.True(t, strings.HasPrefix(rep.String(), "[dptest] ε=1 pure DP holds: lower bound 0."), rep.String())
+}
+
+func TestDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
+	rnm := mechanisms.ReportNoisyMax{Eps: 1}
+	audit := func() dptest.Report {
+		rep, err := dptest.AuditDP(dptest.Discrete(rnm.Sample), 1, opts(queryPairs(4), dptest.Seed(11))...)
+		require.NoError(t, err)
+		rep.Elapsed, rep.CrossCheck.Elapsed = 0, 0
+		return rep
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := audit()
+	runtime.GOMAXPROCS(2)
+	require.Equal(t, one, audit())
+}
+
+func TestDataCentricDP(t *testing.T) {
+	// Report noisy max at ε = 1.5 on q = 0⁶ against all its neighbours in
+	// {0,1}⁶: the data-centric level is about half of ε (seed 003, Fig. 5).
+	rnm := mechanisms.ReportNoisyMax{Eps: 1.5}
+	x := make([]float64, 6)
+	var neighbours [][]float64
+	for b := 1; b < 64; b++ {
+		q := make([]float64, 6)
+		for i := range q {
+			q[i] = float64(b >> i & 1)
+		}
+		neighbours = append(neighbours, q)
+	}
+	rep, err := dptest.AuditDataCentricDP(dptest.Discrete(rnm.Sample), x, neighbours, dptest.Samples(200_000), dptest.Seed(4))
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+	require.Greater(t, rep.LowerBound, 0.4)
+	require.Less(t, rep.LowerBound, 1.5)
+	require.Equal(t, 63, rep.PairsSearched)
+	require.Equal(t, x, rep.Witness.(fixtures.Pair[[]float64]).X)
+}
+
+func TestDPBadInput(t *testing.T) {
+	g := dptest.Continuous(mechanisms.Laplace{B: 1}.Sample)
+	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got -1", func() { _, _ = dptest.AuditDP(g, -1) })
+	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got NaN", func() { dptest.RequireDP(t, g, math.NaN()) })
+	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got +Inf", func() { dptest.MakeDP(g, math.Inf(1)) })
+	require.PanicsWithValue(t, "dptest: Region needs finite lo < hi, got [1, 1]", func() { dptest.Region(1, 1) })
+	require.PanicsWithValue(t, "dptest: Floor must be positive and finite, got 0", func() { dptest.Floor(0) })
+	require.PanicsWithValue(t, "dptest: AuditDataCentricDP needs at least one neighbour", func() {
+		_, _ = dptest.AuditDataCentricDP(g, []float64{1}, nil)
+	})
+	r := run("TestDPNaN", func(rt *recorder) {
+		dptest.RequireDP(rt, dptest.Continuous(func(_ *rand.Rand, x []float64) float64 { return math.NaN() }), 1, fast...)
+	})
+	require.True(t, r.failed)
+	require.Contains(t, r.text(), "ε=1 pure DP could not be audited")
+	require.Contains(t, r.text(), "mechanism returned NaN")
+}
