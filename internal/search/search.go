@@ -17,16 +17,16 @@ import (
 // Config describes one audit of a privacy claim: the claimed bound Claim on
 // what the Criterion measures.
 type Config[D any] struct {
-	Claim         float64
-	Alpha         float64 // false-failure probability of the verdict, 1 − confidence
-	Samples       int     // confirming sample size per side
-	Screen        int     // screening sample size per side
-	Seed          uint64
-	Pairs         []fixtures.Pair[D]                 // explicit candidates, screened first
-	Generator     *rapid.Generator[fixtures.Pair[D]] // property-based candidates, may be nil
-	Generated     int                                // number of candidates drawn from Generator
-	Confirm       int                                // number of (pair, direction) candidates confirmed
-	Workers       int                                // sampling goroutines, 0 = GOMAXPROCS
+	Claim     float64
+	Alpha     float64 // false-failure probability of the verdict, 1 − confidence
+	Samples   int     // confirming sample size per side
+	Screen    int     // screening sample size per side
+	Seed      uint64
+	Pairs     []fixtures.Pair[D]                 // explicit candidates, screened first
+	Generator *rapid.Generator[fixtures.Pair[D]] // property-based candidates, may be nil
+	Generated int                                // number of candidates drawn from Generator
+	Confirm   int                                // number of (pair, direction) candidates confirmed
+	Workers   int                                // sampling goroutines, 0 = GOMAXPROCS
 	// Simplify, if not nil, proposes simpler versions of a pair (fewer
 	// distinct values, extreme values); when the best pair's screening
 	// already shows a violation, the engine moves to a proposal that
