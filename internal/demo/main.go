@@ -1,6 +1,7 @@
 // Command demo audits the bundled reference mechanisms with dptest and prints
 // each verdict: the correct mechanisms, claimed at their exact Rényi-DP
-// curves, pass; the broken ones are caught, with the witness pair.
+// curves or pure-DP levels, pass; the broken ones are caught, with the
+// witness pair.
 //
 //	go run ./internal/demo            # default sample sizes, about half a minute
 //	go run ./internal/demo -short     # a tenth of the samples
@@ -31,6 +32,17 @@ func rdp[D any](m dptest.Mechanism[D], lambda, eps float64, extra ...dptest.Opti
 		return dptest.AuditRDP(m, lambda, eps, append(extra, opts...)...)
 	}
 }
+
+func dp[D any](m dptest.Mechanism[D], eps float64, extra ...dptest.Option) func(...dptest.Option) (dptest.Report, error) {
+	return func(opts ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditDP(m, eps, append(extra, opts...)...)
+	}
+}
+
+var (
+	patterns6  = dptest.Pairs(fixtures.Patterns(6)...)
+	patterns10 = dptest.Pairs(fixtures.Patterns(10)...)
+)
 
 func main() {
 	short := flag.Bool("short", false, "use a tenth of the default sample sizes")
@@ -66,6 +78,12 @@ func main() {
 		{"subsampled Gaussian accounted at γ=0.1, run at γ=0.5", true, rdp(dptest.Continuous(mechanisms.SubsampledGaussian{Sigma: 2, Gamma: 0.5}.Sample), 2, mechanisms.SampledGaussianRDP(0.1, 2, 2))},
 		{"NonDPGaussian1 (seed 004): noise from the true count", true, rdp(dptest.Continuous(nonDP.Sample), 2, nonDP.ClaimedRDP(2), addRemove)},
 		{"noise scale computed from the data (point mass at 0)", true, rdp(pointMass, 2, 1)},
+		{"Laplace b=1/0.7, 0.7-DP (local audit, seed 003)", false, dp(dptest.Continuous(mechanisms.Laplace{B: 1 / 0.7}.Sample), 0.7)},
+		{"report noisy max ε=1, 1-DP on the query patterns", false, dp(dptest.Discrete(mechanisms.ReportNoisyMax{Eps: 1}.Sample), 1, patterns6)},
+		{"SVT2 (Lyu et al. Alg. 2) ε=0.7, 0.7-DP", false, dp(dptest.Discrete(mechanisms.SVT2{Eps: 0.7, T: 1, C: 1}.Sample), 0.7, patterns10)},
+		{"Laplace with half the noise, claimed 0.7-DP", true, dp(dptest.Continuous(mechanisms.Laplace{B: 0.5 / 0.7}.Sample), 0.7)},
+		{"SVT5 (no query noise), claimed 0.7-DP", true, dp(dptest.Discrete(mechanisms.SVT5{Eps: 0.7, T: 1}.Sample), 0.7, patterns10)},
+		{"SVT6 (no cut-off), claimed 0.7-DP", true, dp(dptest.Discrete(mechanisms.SVT6{Eps: 0.7, T: 1}.Sample), 0.7, patterns10)},
 	}
 
 	var opts []dptest.Option
@@ -88,7 +106,7 @@ func main() {
 			verdict += "   <-- unexpected"
 			wrong++
 		}
-		fmt.Printf("%-56s %s (%s)\n", a.name, verdict, rep.Elapsed.Round(time.Millisecond))
+		fmt.Printf("%-58s %s (%s)\n", a.name, verdict, rep.Elapsed.Round(time.Millisecond))
 		if err == nil && rep.Violated {
 			fmt.Println(indent(rep.String()))
 		}
