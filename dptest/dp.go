@@ -55,19 +55,8 @@ func CheckDP[D any](t TestingT, m Mechanism[D], eps float64, opts ...Option) boo
 	mustEps(eps)
 	mustMechanism(m)
 	cfg := resolve(opts)
-	name := testName(t)
-	logf := logger(t)
-	rep, err := auditDP(m, eps, cfg, name, logf)
-	switch {
-	case err != nil:
-		t.Errorf("%s", errorText(rep, err))
-		return false
-	case rep.Violated:
-		t.Errorf("%s", rep.String())
-		return false
-	}
-	logf("%s", rep.String())
-	return true
+	rep, err := auditDP(m, eps, cfg, testName(t), logger(t))
+	return verdict(t, rep, err)
 }
 
 // AuditDP runs the audit of [RequireDP] outside a test and returns its

@@ -74,9 +74,16 @@ func CheckRDP[D any](t TestingT, m Mechanism[D], lambda, eps float64, opts ...Op
 		panic("dptest: zero Mechanism; build one with Continuous or Discrete")
 	}
 	cfg := resolve(opts)
-	name := testName(t)
-	logf := logger(t)
-	rep, err := auditRDP(m, lambda, eps, cfg, name, logf)
+	rep, err := auditRDP(m, lambda, eps, cfg, testName(t), logger(t))
+	return verdict(t, rep, err)
+}
+
+// verdict reports an audit's outcome to t: an error or a violation with
+// t.Errorf (false), a success as a log line (true).
+func verdict(t TestingT, rep Report, err error) bool {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
 	switch {
 	case err != nil:
 		t.Errorf("%s", errorText(rep, err))
@@ -85,7 +92,7 @@ func CheckRDP[D any](t TestingT, m Mechanism[D], lambda, eps float64, opts ...Op
 		t.Errorf("%s", rep.String())
 		return false
 	}
-	logf("%s", rep.String())
+	logger(t)("%s", rep.String())
 	return true
 }
 

@@ -51,7 +51,13 @@ type RandomizedResponse struct {
 // Sample draws A(x).
 func (m RandomizedResponse) Sample(r *rand.Rand, x []float64) uint64 {
 	checkRR("RandomizedResponse", m.Eps0, m.M, len(x))
-	p0 := rrFlip(m.Eps0)
+	return rrReports(r, x, m.Eps0)
+}
+
+// rrReports returns the M randomized-response reports of x packed into a
+// uint64, bit i holding the report of record i.
+func rrReports(r *rand.Rand, x []float64, eps0 float64) uint64 {
+	p0 := rrFlip(eps0)
 	var out uint64
 	for i, v := range x {
 		if rrBit(r, v, p0) {
@@ -92,14 +98,7 @@ type ShuffledRR struct {
 // Sample draws the number of ones among the shuffled reports.
 func (m ShuffledRR) Sample(r *rand.Rand, x []float64) int {
 	checkRR("ShuffledRR", m.Eps0, m.M, len(x))
-	p0 := rrFlip(m.Eps0)
-	var out uint64
-	for i, v := range x {
-		if rrBit(r, v, p0) {
-			out |= 1 << i
-		}
-	}
-	return bits.OnesCount64(out)
+	return bits.OnesCount64(rrReports(r, x, m.Eps0))
 }
 
 // RDP returns D_λ(p ‖ q) for the canonical pair x = (1,0,…,0), x′ = (0,…,0),
