@@ -49,23 +49,23 @@ func TestGaussianRDPMatchesQuadrature(t *testing.T) {
 }
 
 func TestLaplaceSampleFitsDistribution(t *testing.T) {
-	r := newTestRand(1)
+	r := newTestRand(1, phi64)
 	x, _ := canonical10()
 	m := Laplace{B: 5}
-	requireFitsCDF(t, 200000, func() float64 { return m.Sample(r, x) },
+	checkFitsCDF(t, 200000, func() float64 { return m.Sample(r, x) },
 		func(v float64) float64 { return laplaceCDF(v, 1, 5) }, linspace(-20, 22, 30))
 }
 
 func TestGaussianSampleFitsDistribution(t *testing.T) {
-	r := newTestRand(2)
+	r := newTestRand(2, phi64)
 	x := []float64{0.25, 0.5, 0.75}
 	m := Gaussian{Sigma: 2}
-	requireFitsCDF(t, 200000, func() float64 { return m.Sample(r, x) },
+	checkFitsCDF(t, 200000, func() float64 { return m.Sample(r, x) },
 		func(v float64) float64 { return normalCDF(v, 1.5, 2) }, linspace(-6, 9, 30))
 }
 
 func TestAdditiveBadParameters(t *testing.T) {
-	r := newTestRand(3)
+	r := newTestRand(3, phi64)
 	require.PanicsWithValue(t, "mechanisms: Laplace.B must be positive and finite, got 0", func() { Laplace{}.Sample(r, nil) })
 	require.PanicsWithValue(t, "mechanisms: Gaussian.Sigma must be positive and finite, got -1", func() { Gaussian{Sigma: -1}.RDP(2) })
 	require.PanicsWithValue(t, "mechanisms: Gaussian.Sigma must be positive and finite, got NaN", func() { Gaussian{Sigma: math.NaN()}.RDP(2) })

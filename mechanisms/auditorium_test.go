@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // amMix returns E[g(ñ)] for the noisy count ñ = max{10⁻¹², n + τ},
@@ -18,27 +17,17 @@ func amMix(n int, eps float64, g func(u float64) float64, breaks []float64) floa
 	bt := 2 / eps
 	nf := float64(n)
 	hi := nf + 80*bt
-	br := append(pdtGeomBreaks(1e-9, hi, 1.25), nf)
+	br := append(geomBreaks(1e-9, hi, 1.25), nf)
 	br = append(br, breaks...)
-	atom := pdtLapCDF(minNoisyCount-nf, bt) * g(minNoisyCount)
-	return atom + pdtIntegrateW(func(u float64) float64 { return pdtLapPDF(u-nf, bt) * g(u) }, minNoisyCount, hi, br, bt)
+	atom := laplaceCDF(minNoisyCount, nf, bt) * g(minNoisyCount)
+	return atom + integrateW(func(u float64) float64 { return laplacePDF(u, nf, bt) * g(u) }, minNoisyCount, hi, br, bt)
 }
 
-// amRenyi returns D_λ(P‖Q) = ln(∫ p^λ q^{1−λ})/(λ−1) by quadrature of the
-// log-densities lp, lq on [a, b] cut at breaks, panels of width ≤ w.
-func amRenyi(lambda float64, lp, lq func(float64) float64, a, b float64, breaks []float64, w float64) float64 {
-	f := func(t float64) float64 { return math.Exp(lambda*lp(t) + (1-lambda)*lq(t)) }
-	return math.Log(pdtIntegrateW(f, a, b, breaks, w)) / (lambda - 1)
-}
-
+// amLogNormal returns the log-density of N(mu, sigma²) as a function, for
+// renyiByQuadrature.
 func amLogNormal(mu, sigma float64) func(float64) float64 {
-	return func(t float64) float64 {
-		z := (t - mu) / sigma
-		return -z*z/2 - math.Log(sigma*math.Sqrt(2*math.Pi))
-	}
+	return func(t float64) float64 { return logNormalPDF(t, mu, sigma) }
 }
-
-func amNormalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 
 // ---- DPMean ----
 
@@ -48,7 +37,7 @@ func dpMeanDensity(x []float64, eps, delta float64) func(float64) float64 {
 	s := sum(x)
 	return func(t float64) float64 {
 		return amMix(len(x), eps, func(u float64) float64 {
-			return u * pdtLapPDF(t*u-s, 2*delta/eps)
+			return u * laplacePDF(t*u, s, 2*delta/eps)
 		}, []float64{s / t})
 	}
 }
@@ -59,17 +48,16 @@ func TestDPMeanSampler(t *testing.T) {
 	s := sum(x)
 	cdf := func(e float64) float64 {
 		return amMix(len(x), m.Eps, func(u float64) float64 {
-			return pdtLapCDF((e*u-s)*m.Eps/2, 1)
+			return laplaceCDF((e*u-s)*m.Eps/2, 0, 1)
 		}, []float64{s / e})
 	}
-	edges := pdtGrid(-3, 4, 0.25)
-	r := pdtRand(71, 72)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, cdf))
+	edges := grid(-3, 4, 0.25)
+	r := newTestRand(71, 72)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, cdf, edges)
 
 	// Records are clipped to [Lo, Hi].
 	mc := DPMean{Eps: 1, Lo: -1, Hi: 2}
-	r1, r2 := pdtRand(73, 74), pdtRand(73, 74)
+	r1, r2 := newTestRand(73, 74), newTestRand(73, 74)
 	for range 100 {
 		require.Equal(t, mc.Sample(r1, []float64{2, -1, 0.5}), mc.Sample(r2, []float64{5, -3, 0.5}))
 	}
@@ -96,7 +84,7 @@ func TestDPMeanEpsilon(t *testing.T) {
 		worst := 0.0
 		for _, pr := range pairs {
 			fa, fb := dpMeanDensity(pr[0], eps, 1), dpMeanDensity(pr[1], eps, 1)
-			for _, tt := range pdtGrid(-60/eps, 60/eps, 2/eps) {
+			for _, tt := range grid(-60/eps, 60/eps, 2/eps) {
 				worst = math.Max(worst, math.Abs(math.Log(fa(tt)/fb(tt))))
 			}
 		}
@@ -110,10 +98,9 @@ func TestDPMeanEpsilon(t *testing.T) {
 func TestNonDPLaplace1(t *testing.T) {
 	m := NonDPLaplace1{Eps: 1}
 	x := []float64{0.2, 0.9}
-	edges := pdtGrid(-4, 5, 0.25)
-	r := pdtRand(81, 82)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, func(e float64) float64 { return pdtLapCDF(e-0.55, 1) }))
+	edges := grid(-4, 5, 0.25)
+	r := newTestRand(81, 82)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, func(e float64) float64 { return laplaceCDF(e, 0.55, 1) }, edges)
 
 	assert.Equal(t, 1.0, m.ClaimedEpsilon())
 	assert.True(t, math.IsInf(m.Epsilon(), 1))
@@ -122,7 +109,7 @@ func TestNonDPLaplace1(t *testing.T) {
 	// grows like tε/2.
 	for _, eps := range []float64{0.01, 1} {
 		loss := func(tt float64) float64 {
-			return math.Log(pdtLapPDF(tt-1, 2/eps) / pdtLapPDF(tt-0.5, 1/eps))
+			return math.Log(laplacePDF(tt, 1, 2/eps) / laplacePDF(tt, 0.5, 1/eps))
 		}
 		assert.Less(t, loss(-10/eps), loss(-100/eps))
 		assert.Greater(t, loss(-1000/eps), 400.0)
@@ -133,7 +120,7 @@ func TestNonDPLaplace1(t *testing.T) {
 func nonDPLaplace2Density(x []float64, eps float64) func(float64) float64 {
 	mu := sum(x) / float64(len(x))
 	return func(t float64) float64 {
-		return amMix(len(x), eps, func(u float64) float64 { return pdtLapPDF(t-mu, 2/(u*eps)) }, nil)
+		return amMix(len(x), eps, func(u float64) float64 { return laplacePDF(t, mu, 2/(u*eps)) }, nil)
 	}
 }
 
@@ -142,12 +129,11 @@ func TestNonDPLaplace2(t *testing.T) {
 	x := []float64{0.2, 0.9, 0.5, 0.4}
 	mu := sum(x) / 4
 	cdf := func(e float64) float64 {
-		return amMix(len(x), m.Eps, func(u float64) float64 { return pdtLapCDF((e-mu)*u*m.Eps/2, 1) }, nil)
+		return amMix(len(x), m.Eps, func(u float64) float64 { return laplaceCDF((e-mu)*u*m.Eps/2, 0, 1) }, nil)
 	}
-	edges := pdtGrid(-3, 4, 0.25)
-	r := pdtRand(83, 84)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, cdf))
+	edges := grid(-3, 4, 0.25)
+	r := newTestRand(83, 84)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, cdf, edges)
 	assert.Equal(t, 1.0, m.ClaimedEpsilon())
 	assert.True(t, math.IsNaN(m.Sample(r, nil)))
 
@@ -170,11 +156,11 @@ func TestGaussianMeansClaimedRDP(t *testing.T) {
 		b := 2 / eps
 		sg := 2 * kappa / eps
 		for _, lambda := range []float64{1.5, 2, 5} {
-			lap := amRenyi(lambda,
-				func(t float64) float64 { return math.Log(pdtLapPDF(t, b)) },
-				func(t float64) float64 { return math.Log(pdtLapPDF(t-1, b)) },
-				-80*b, 80*b, []float64{0, 1}, b/4)
-			gauss := amRenyi(lambda, amLogNormal(0, sg), amLogNormal(1, sg), -40*sg, 40*sg, nil, sg/4)
+			lap := renyiByQuadrature(
+				func(t float64) float64 { return logLaplacePDF(t, 0, b) },
+				func(t float64) float64 { return logLaplacePDF(t, 1, b) },
+				lambda, []float64{-80 * b, 0, 1, 80 * b})
+			gauss := renyiByQuadrature(amLogNormal(0, sg), amLogNormal(1, sg), lambda, []float64{-40 * sg, 40 * sg})
 			want := lap + gauss
 			assert.InDelta(t, want, NonDPGaussian1{Eps: eps, Delta: delta}.ClaimedRDP(lambda), 1e-9)
 			assert.InDelta(t, want, NonDPGaussian2{Eps: eps, Delta: delta}.ClaimedRDP(lambda), 1e-9)
@@ -194,10 +180,9 @@ func TestNonDPGaussian1(t *testing.T) {
 	c := 2 * kappa / m.Eps
 	x := []float64{0.2, 0.9, 0.5, 0.4}
 	sd := c / 4
-	edges := pdtGrid(-8, 9, 0.5)
-	r := pdtRand(91, 92)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, func(e float64) float64 { return amNormalCDF((e - 0.5) / sd) }))
+	edges := grid(-8, 9, 0.5)
+	r := newTestRand(91, 92)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, func(e float64) float64 { return normalCDF(e, 0.5, sd) }, edges)
 	assert.True(t, math.IsNaN(m.Sample(r, nil)))
 
 	// D_λ between sizes n and n+1 with the largest mean change R/(n+1), both
@@ -209,7 +194,7 @@ func TestNonDPGaussian1(t *testing.T) {
 		if !forward {
 			lp, lq = lq, lp
 		}
-		return amRenyi(lambda, lp, lq, -40*s0, 40*s0, nil, s1)
+		return renyiByQuadrature(lp, lq, lambda, []float64{-40 * s0, 40 * s0})
 	}
 	for _, lambda := range []float64{1.05, 1.2, 1.3} {
 		want := m.RDP(lambda)
@@ -238,13 +223,12 @@ func TestNonDPGaussian2(t *testing.T) {
 	mu := 0.5
 	cdf := func(e float64) float64 {
 		return amMix(len(x), m.Eps, func(u float64) float64 {
-			return amNormalCDF((e - mu) * u * m.Eps / (2 * kappa))
+			return normalCDF((e-mu)*u*m.Eps/(2*kappa), 0, 1)
 		}, nil)
 	}
-	edges := pdtGrid(-8, 9, 0.5)
-	r := pdtRand(93, 94)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, cdf))
+	edges := grid(-8, 9, 0.5)
+	r := newTestRand(93, 94)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, cdf, edges)
 	assert.True(t, math.IsNaN(m.Sample(r, nil)))
 
 	// The witness of the doc comment: ε = 0.01, δ = 10⁻⁵, x = (1),
@@ -257,16 +241,16 @@ func TestNonDPGaussian2(t *testing.T) {
 		mu := sum(x) / float64(len(x))
 		return func(e float64) float64 {
 			return amMix(len(x), eps, func(u float64) float64 {
-				return amNormalCDF((e - mu) * u * eps / (2 * kappa))
+				return normalCDF((e-mu)*u*eps/(2*kappa), 0, 1)
 			}, nil)
 		}
 	}
 	edges = []float64{0.75}
-	for _, v := range pdtGeomBreaks(0.05, 1e4, 1.15) {
+	for _, v := range geomBreaks(0.05, 1e4, 1.15) {
 		edges = append(edges, 0.75-v, 0.75+v)
 	}
 	sort.Float64s(edges)
-	pa, pb := pdtBinProbs(edges, cdfOf([]float64{1})), pdtBinProbs(edges, cdfOf([]float64{1, 0}))
+	pa, pb := binProbs(edges, cdfOf([]float64{1})), binProbs(edges, cdfOf([]float64{1, 0}))
 	lambda := 1.5
 	sum := 0.0
 	for i := range pa {
@@ -289,15 +273,12 @@ func TestScaledGD(t *testing.T) {
 	// Clipped gradients: θ₀ − x_i = −2.5 → −1, 0.7, 0.
 	mean := 0.5 - 0.1*(-1+0.7+0)
 	sd := 0.1 * 0.5 * 2 * 1
-	edges := pdtGrid(mean-4*sd, mean+4*sd, sd/4)
-	r := pdtRand(101, 102)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, func(e float64) float64 {
-		return distuv.Normal{Mu: mean, Sigma: sd}.CDF(e)
-	}))
+	edges := grid(mean-4*sd, mean+4*sd, sd/4)
+	r := newTestRand(101, 102)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, func(e float64) float64 { return normalCDF(e, mean, sd) }, edges)
 
 	// Defaults: G = η = 1, θ₀ = 0.
-	r1, r2 := pdtRand(103, 104), pdtRand(103, 104)
+	r1, r2 := newTestRand(103, 104), newTestRand(103, 104)
 	for range 100 {
 		require.Equal(t,
 			ScaledGD{Sigma: 2, S: 0.5, ClipNorm: 1, LearningRate: 1}.Sample(r1, x),
@@ -320,13 +301,13 @@ func TestScaledGD(t *testing.T) {
 		}
 		sd := eta * tc.S * tc.Sigma * g
 		for _, lambda := range []float64{1.5, 2, 8} {
-			want := amRenyi(lambda, amLogNormal(tc.Theta0, sd), amLogNormal(tc.Theta0-eta*g, sd), tc.Theta0-60*sd, tc.Theta0+60*sd, nil, sd/4)
+			want := renyiByQuadrature(amLogNormal(tc.Theta0, sd), amLogNormal(tc.Theta0-eta*g, sd), lambda, []float64{tc.Theta0 - 60*sd, tc.Theta0 + 60*sd})
 			assert.InDelta(t, want, tc.RDP(lambda), 1e-9*math.Max(1, want))
 			assert.InDelta(t, lambda/(2*tc.Sigma*tc.Sigma), tc.ClaimedRDP(lambda), 1e-12)
 			assert.InDelta(t, tc.RDP(lambda)*tc.S*tc.S, tc.ClaimedRDP(lambda), 1e-12)
 		}
 		// Adding a record moves the mean by exactly −η·clip_G(θ₀ − v).
-		ra, rb := pdtRand(105, 106), pdtRand(105, 106)
+		ra, rb := newTestRand(105, 106), newTestRand(105, 106)
 		far := tc.Theta0 + 10*g
 		assert.InDelta(t, eta*g, tc.Sample(ra, []float64{far})-tc.Sample(rb, nil), 1e-9)
 	}
@@ -334,7 +315,7 @@ func TestScaledGD(t *testing.T) {
 }
 
 func TestAuditoriumPanics(t *testing.T) {
-	r := pdtRand(1, 1)
+	r := newTestRand(1, 1)
 	x := []float64{0.5}
 	cases := []struct {
 		msg string

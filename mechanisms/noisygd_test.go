@@ -33,17 +33,17 @@ func TestNoisyGDRDPMatchesRecursion(t *testing.T) {
 }
 
 func TestNoisyGDSampleFits(t *testing.T) {
-	r := newTestRand(8)
+	r := newTestRand(8, phi64)
 	x, _ := canonical10()
 	g := NoisyGD{Eta: 0.2, B: 1, K: 10}
 	mu, v := noisyGDMoments(0.2, 1, 10, 0.1)
 	s := math.Sqrt(v)
-	requireFitsCDF(t, 200000, func() float64 { return g.Sample(r, x) },
+	checkFitsCDF(t, 200000, func() float64 { return g.Sample(r, x) },
 		func(t float64) float64 { return normalCDF(t, mu, s) }, linspace(mu-3*s, mu+3*s, 30))
 }
 
 func TestNoisyGDBadParameters(t *testing.T) {
 	require.PanicsWithValue(t, "mechanisms: NoisyGD.Eta must lie in (0, 1], got 0", func() { NoisyGD{B: 1, K: 1}.RDP(2) })
 	require.PanicsWithValue(t, "mechanisms: NoisyGD.K must be ≥ 1, got 0", func() { NoisyGD{Eta: 0.2, B: 1}.RDP(2) })
-	require.PanicsWithValue(t, "mechanisms: NoisyGD needs a non-empty dataset", func() { NoisyGD{Eta: 0.2, B: 1, K: 1}.Sample(newTestRand(1), nil) })
+	require.PanicsWithValue(t, "mechanisms: NoisyGD needs a non-empty dataset", func() { NoisyGD{Eta: 0.2, B: 1, K: 1}.Sample(newTestRand(1, phi64), nil) })
 }

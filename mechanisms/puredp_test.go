@@ -2,202 +2,16 @@ package mechanisms
 
 import (
 	"math"
-	"math/rand/v2"
-	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/integrate/quad"
-	"gonum.org/v1/gonum/stat/distuv"
 )
-
-// ---- helpers shared by puredp_test.go, svt_test.go and auditorium_test.go ----
-
-// pdtAlpha is the false-failure probability of every goodness-of-fit test in
-// this package: each compares its statistic with the 1 − 10⁻⁶ quantile.
-const pdtAlpha = 1e-6
-
-// pdtGL holds the 20-point Gauss-Legendre rule on [−1, 1], from gonum.
-var pdtGLX, pdtGLW = func() ([]float64, []float64) {
-	x, w := make([]float64, 20), make([]float64, 20)
-	quad.Legendre{}.FixedLocations(x, w, -1, 1)
-	return x, w
-}()
-
-// pdtIntegrate returns ∫_a^b f by composite Gauss-Legendre quadrature: [a, b]
-// is cut at every break point inside it (put the kinks of f there), and each
-// piece into panels equal sub-panels of 20 nodes each.
-func pdtIntegrate(f func(float64) float64, a, b float64, breaks []float64, panels int) float64 {
-	pts := []float64{a, b}
-	for _, p := range breaks {
-		if p > a && p < b {
-			pts = append(pts, p)
-		}
-	}
-	sort.Float64s(pts)
-	total := 0.0
-	for k := 0; k+1 < len(pts); k++ {
-		lo, hi := pts[k], pts[k+1]
-		if hi <= lo {
-			continue
-		}
-		w := (hi - lo) / float64(panels)
-		for j := 0; j < panels; j++ {
-			c := lo + (float64(j)+0.5)*w
-			for i, xi := range pdtGLX {
-				total += pdtGLW[i] * w / 2 * f(c+xi*w/2)
-			}
-		}
-	}
-	return total
-}
-
-// pdtNodes returns the nodes and weights of the composite Gauss-Legendre
-// rule on [a, b] cut at the break points inside it, with sub-panels of width
-// at most maxW on every piece.
-func pdtNodes(a, b float64, breaks []float64, maxW float64) (xs, ws []float64) {
-	pts := []float64{a, b}
-	for _, p := range breaks {
-		if p > a && p < b {
-			pts = append(pts, p)
-		}
-	}
-	sort.Float64s(pts)
-	for k := 0; k+1 < len(pts); k++ {
-		lo, hi := pts[k], pts[k+1]
-		if hi <= lo {
-			continue
-		}
-		n := int(math.Ceil((hi - lo) / maxW))
-		w := (hi - lo) / float64(n)
-		for j := 0; j < n; j++ {
-			c := lo + (float64(j)+0.5)*w
-			for i, xi := range pdtGLX {
-				xs = append(xs, c+xi*w/2)
-				ws = append(ws, pdtGLW[i]*w/2)
-			}
-		}
-	}
-	return xs, ws
-}
-
-// pdtIntegrateW is pdtIntegrate with sub-panels of width at most maxW.
-func pdtIntegrateW(f func(float64) float64, a, b float64, breaks []float64, maxW float64) float64 {
-	xs, ws := pdtNodes(a, b, breaks, maxW)
-	total := 0.0
-	for i, x := range xs {
-		total += ws[i] * f(x)
-	}
-	return total
-}
-
-// pdtGeomBreaks returns lo·r^k for k = 0, 1, … while below hi: break points
-// that resolve a function varying on every scale near zero.
-func pdtGeomBreaks(lo, hi, r float64) []float64 {
-	var b []float64
-	for v := lo; v < hi; v *= r {
-		b = append(b, v)
-	}
-	return b
-}
-
-// pdtLapPDF, pdtLapCDF and pdtLapSF are the density, CDF and survival function
-// of Lap(0, b), written from the definition f(z) = exp(−|z|/b)/(2b).
-func pdtLapPDF(z, b float64) float64 { return math.Exp(-math.Abs(z)/b) / (2 * b) }
-
-func pdtLapCDF(z, b float64) float64 {
-	if z < 0 {
-		return 0.5 * math.Exp(z/b)
-	}
-	return 1 - 0.5*math.Exp(-z/b)
-}
-
-func pdtLapSF(z, b float64) float64 { return pdtLapCDF(-z, b) }
-
-// pdtRand returns the fixed-seed PCG generator the tests use.
-func pdtRand(a, b uint64) *rand.Rand { return rand.New(rand.NewPCG(a, b)) }
-
-// pdtChiSquare runs Pearson's goodness-of-fit test of the observed counts
-// against the cell probabilities p (which must sum to 1): adjacent cells are
-// pooled, in order, until each expected count is at least 5, and the
-// statistic must stay below the 1 − pdtAlpha quantile of χ²(cells − 1), so a
-// correct sampler fails with probability at most pdtAlpha.
-func pdtChiSquare(t *testing.T, counts []int, p []float64) {
-	t.Helper()
-	require.Equal(t, len(p), len(counts))
-	n, sp := 0, 0.0
-	for i := range counts {
-		n += counts[i]
-		sp += p[i]
-	}
-	require.InDelta(t, 1, sp, 1e-7, "cell probabilities must sum to 1")
-	var obs, exp []float64
-	o, e := 0.0, 0.0
-	for i := range counts {
-		o += float64(counts[i])
-		e += p[i] * float64(n)
-		if e >= 5 {
-			obs, exp = append(obs, o), append(exp, e)
-			o, e = 0, 0
-		}
-	}
-	if len(exp) == 0 {
-		t.Fatalf("no cell has an expected count of 5 among %d samples", n)
-	}
-	obs[len(obs)-1] += o
-	exp[len(exp)-1] += e
-	require.GreaterOrEqual(t, len(exp), 2, "need at least two pooled cells")
-	stat := 0.0
-	for i := range exp {
-		d := obs[i] - exp[i]
-		stat += d * d / exp[i]
-	}
-	crit := distuv.ChiSquared{K: float64(len(exp) - 1)}.Quantile(1 - pdtAlpha)
-	assert.Less(t, stat, crit, "chi-square statistic over %d cells (%d samples)", len(exp), n)
-}
-
-// pdtBinCounts samples n outputs and counts them in the cells
-// (−∞, e_0], (e_0, e_1], …, (e_last, ∞).
-func pdtBinCounts(n int, edges []float64, draw func() float64) []int {
-	counts := make([]int, len(edges)+1)
-	for range n {
-		v := draw()
-		counts[sort.SearchFloat64s(edges, v)]++
-	}
-	return counts
-}
-
-// pdtBinProbs returns the probabilities of the cells of pdtBinCounts from a
-// CDF.
-func pdtBinProbs(edges []float64, cdf func(float64) float64) []float64 {
-	p := make([]float64, len(edges)+1)
-	prev := 0.0
-	for i, e := range edges {
-		c := cdf(e)
-		p[i] = c - prev
-		prev = c
-	}
-	p[len(edges)] = 1 - prev
-	return p
-}
-
-// pdtGrid returns lo, lo+step, …, up to hi.
-func pdtGrid(lo, hi, step float64) []float64 {
-	var g []float64
-	for k := 0; ; k++ {
-		v := lo + float64(k)*step
-		if v > hi+1e-12 {
-			return g
-		}
-		g = append(g, v)
-	}
-}
 
 // ---- ReportNoisyMax ----
 
 // rnmProbs returns P(argmax = i) for noisy max with Lap(b) noise, by
-// quadrature of f(t − q_i) Π_{j≠i} F(t − q_j).
+// quadrature of lapMaxTerm.
 func rnmProbs(q []float64, b float64) []float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range q {
@@ -205,16 +19,21 @@ func rnmProbs(q []float64, b float64) []float64 {
 	}
 	p := make([]float64, len(q))
 	for i := range q {
-		f := func(t float64) float64 {
-			v := pdtLapPDF(t-q[i], b)
-			for j := range q {
-				if j != i {
-					v *= pdtLapCDF(t-q[j], b)
-				}
-			}
-			return v
+		f := func(t float64) float64 { return lapMaxTerm(t, i, q, b) }
+		p[i] = integrate(f, lo-60*b, hi+60*b, q, 8)
+	}
+	return p
+}
+
+// lapMaxTerm returns f(t − v_i) Π_{j≠i} F(t − v_j), for f and F the density
+// and CDF of Lap(0, b): the density of v_i + Lap(b) at t jointly with every
+// other v_j + Lap(b) staying below t.
+func lapMaxTerm(t float64, i int, v []float64, b float64) float64 {
+	p := laplacePDF(t, v[i], b)
+	for j := range v {
+		if j != i {
+			p *= laplaceCDF(t, v[j], b)
 		}
-		p[i] = pdtIntegrate(f, lo-60*b, hi+60*b, q, 8)
 	}
 	return p
 }
@@ -223,12 +42,12 @@ func TestReportNoisyMaxSampler(t *testing.T) {
 	m := ReportNoisyMax{Eps: 1}
 	q := []float64{0, 1, 1.5, 3, 2}
 	p := rnmProbs(q, 2)
-	r := pdtRand(1, 2)
+	r := newTestRand(1, 2)
 	counts := make([]int, len(q))
 	for range 40000 {
 		counts[m.Sample(r, q)]++
 	}
-	pdtChiSquare(t, counts, p)
+	checkFitsPMF(t, counts, p)
 }
 
 // The closed form of the witness sequence q = (0, M), q′ = (1, M−1) matches
@@ -282,7 +101,7 @@ func TestReportNoisyMaxEpsilon(t *testing.T) {
 // exp(−λ|s − t|) over [0, s + 60/λ].
 func expMechDensity(lambda, s float64) func(float64) float64 {
 	u := func(t float64) float64 { return math.Exp(-lambda * math.Abs(s-t)) }
-	z := pdtIntegrate(u, 0, s+60/lambda, []float64{s}, 16)
+	z := integrate(u, 0, s+60/lambda, []float64{s}, 16)
 	return func(t float64) float64 { return u(t) / z }
 }
 
@@ -290,30 +109,29 @@ func TestExponentialMechanismSampler(t *testing.T) {
 	for _, tc := range []struct{ lambda, s float64 }{{0.7, 1.3}, {3, 1}, {0.2, 2}} {
 		m := ExponentialMechanism{Lambda: tc.lambda}
 		f := expMechDensity(tc.lambda, tc.s)
-		edges := pdtGrid(0.1, tc.s+6/tc.lambda, 0.1/math.Max(1, tc.lambda/2))
-		cdf := func(e float64) float64 { return pdtIntegrate(f, 0, e, []float64{tc.s}, 2) }
-		r := pdtRand(3, uint64(tc.lambda*10))
+		edges := grid(0.1, tc.s+6/tc.lambda, 0.1/math.Max(1, tc.lambda/2))
+		cdf := func(e float64) float64 { return integrate(f, 0, e, []float64{tc.s}, 2) }
+		r := newTestRand(3, uint64(tc.lambda*10))
 		x := []float64{tc.s}
 		neg := 0
-		counts := pdtBinCounts(40000, edges, func() float64 {
+		checkFitsCDF(t, 40000, func() float64 {
 			v := m.Sample(r, x)
 			if v < 0 {
 				neg++
 			}
 			return v
-		})
+		}, cdf, edges)
 		assert.Zero(t, neg, "outputs must be non-negative")
-		pdtChiSquare(t, counts, pdtBinProbs(edges, cdf))
 	}
 }
 
 func TestExponentialMechanismClamps(t *testing.T) {
 	m := ExponentialMechanism{Lambda: 1}
-	r1, r2 := pdtRand(5, 6), pdtRand(5, 6)
+	r1, r2 := newTestRand(5, 6), newTestRand(5, 6)
 	for range 100 {
 		require.Equal(t, m.Sample(r1, []float64{2}), m.Sample(r2, []float64{7}))
 	}
-	r1, r2 = pdtRand(5, 7), pdtRand(5, 7)
+	r1, r2 = newTestRand(5, 7), newTestRand(5, 7)
 	for range 100 {
 		require.Equal(t, m.Sample(r1, []float64{1}), m.Sample(r2, []float64{-3}))
 	}
@@ -324,12 +142,12 @@ func TestExponentialMechanismClamps(t *testing.T) {
 func TestExponentialMechanismEpsilon(t *testing.T) {
 	for _, lambda := range []float64{0.2, 0.7, 1.5, 4} {
 		m := ExponentialMechanism{Lambda: lambda}
-		ss := pdtGrid(1, 2, 0.125)
+		ss := grid(1, 2, 0.125)
 		fs := make([]func(float64) float64, len(ss))
 		for i, s := range ss {
 			fs[i] = expMechDensity(lambda, s)
 		}
-		ts := pdtGrid(0, 8, 0.01)
+		ts := grid(0, 8, 0.01)
 		worst := 0.0
 		for i := range ss {
 			for j := range ss {
@@ -347,19 +165,14 @@ func TestExponentialMechanismEpsilon(t *testing.T) {
 
 // ---- ContinuousNoisyMax ----
 
-// cnmDensity returns the density Σ_i f_i Π_{j≠i} F_j of max_i (v_i + Lap(1/λ)).
+// cnmDensity returns the density Σ_i lapMaxTerm(t, i, v, 1/λ) of
+// max_i (v_i + Lap(1/λ)).
 func cnmDensity(lambda float64, v []float64) func(float64) float64 {
 	b := 1 / lambda
 	return func(t float64) float64 {
 		s := 0.0
 		for i := range v {
-			p := pdtLapPDF(t-v[i], b)
-			for j := range v {
-				if j != i {
-					p *= pdtLapCDF(t-v[j], b)
-				}
-			}
-			s += p
+			s += lapMaxTerm(t, i, v, b)
 		}
 		return s
 	}
@@ -371,24 +184,23 @@ func TestContinuousNoisyMaxSampler(t *testing.T) {
 	cdf := func(e float64) float64 {
 		p := 1.0
 		for _, v := range x {
-			p *= pdtLapCDF(e-v, 1/m.Lambda)
+			p *= laplaceCDF(e, v, 1/m.Lambda)
 		}
 		return p
 	}
-	edges := pdtGrid(-2, 5, 0.2)
-	r := pdtRand(7, 8)
-	counts := pdtBinCounts(40000, edges, func() float64 { return m.Sample(r, x) })
-	pdtChiSquare(t, counts, pdtBinProbs(edges, cdf))
+	edges := grid(-2, 5, 0.2)
+	r := newTestRand(7, 8)
+	checkFitsCDF(t, 40000, func() float64 { return m.Sample(r, x) }, cdf, edges)
 
 	// Components outside [0, 1] are clamped.
-	r1, r2 := pdtRand(9, 9), pdtRand(9, 9)
+	r1, r2 := newTestRand(9, 9), newTestRand(9, 9)
 	for range 100 {
 		require.Equal(t, m.Sample(r1, []float64{0, 1, 0.5}), m.Sample(r2, []float64{-4, 3, 0.5}))
 	}
 }
 
 func TestContinuousNoisyMaxEpsilon(t *testing.T) {
-	r := pdtRand(11, 12)
+	r := newTestRand(11, 12)
 	for _, tc := range []struct {
 		lambda float64
 		k      int
@@ -402,7 +214,7 @@ func TestContinuousNoisyMaxEpsilon(t *testing.T) {
 		}
 		f0, f1 := cnmDensity(tc.lambda, zero), cnmDensity(tc.lambda, one)
 		b := 1 / tc.lambda
-		require.InDelta(t, 1, pdtIntegrate(f0, -60*b, 1+60*b, []float64{0, 1}, 16), 1e-9, "density integrates to 1")
+		require.InDelta(t, 1, integrate(f0, -60*b, 1+60*b, []float64{0, 1}, 16), 1e-9, "density integrates to 1")
 		// Attained on t ≤ 0.
 		for _, tt := range []float64{-5, -1, 0} {
 			assert.InDelta(t, eps, math.Log(f0(tt)/f1(tt)), 1e-9)
@@ -419,7 +231,7 @@ func TestContinuousNoisyMaxEpsilon(t *testing.T) {
 		worst := 0.0
 		for _, pr := range pairs {
 			fv, fw := cnmDensity(tc.lambda, pr[0]), cnmDensity(tc.lambda, pr[1])
-			for _, tt := range pdtGrid(-10, 10, 0.01) {
+			for _, tt := range grid(-10, 10, 0.01) {
 				worst = math.Max(worst, math.Abs(math.Log(fv(tt)/fw(tt))))
 			}
 		}
@@ -428,7 +240,7 @@ func TestContinuousNoisyMaxEpsilon(t *testing.T) {
 }
 
 func TestPureDPPanics(t *testing.T) {
-	r := pdtRand(1, 1)
+	r := newTestRand(1, 1)
 	cases := []struct {
 		msg string
 		f   func()

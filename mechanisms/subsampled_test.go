@@ -47,12 +47,12 @@ func TestSubsampledLaplaceBoundEqualsExactAtIntegerOrders(t *testing.T) {
 
 func TestSubsampledSamplesFitMixture(t *testing.T) {
 	x, _ := canonical10()
-	r := newTestRand(4)
+	r := newTestRand(4, phi64)
 	g := SubsampledGaussian{Sigma: 2, Gamma: 0.3}
-	requireFitsCDF(t, 200000, func() float64 { return g.Sample(r, x) },
+	checkFitsCDF(t, 200000, func() float64 { return g.Sample(r, x) },
 		func(v float64) float64 { return 0.7*normalCDF(v, 0, 2) + 0.3*normalCDF(v, 1, 2) }, linspace(-6, 7, 30))
 	l := SubsampledLaplace{B: 1, Gamma: 0.5}
-	requireFitsCDF(t, 200000, func() float64 { return l.Sample(r, x) },
+	checkFitsCDF(t, 200000, func() float64 { return l.Sample(r, x) },
 		func(v float64) float64 { return 0.5*laplaceCDF(v, 0, 1) + 0.5*laplaceCDF(v, 1, 1) }, linspace(-5, 6, 30))
 	// Subsampling of a dataset with several records: the sum of kept records
 	// is Bin(4, γ) when all records are 1; check the mean 4γ·1 + 0 noise mean.
@@ -69,5 +69,5 @@ func TestSubsampledSamplesFitMixture(t *testing.T) {
 func TestSubsampledBadParameters(t *testing.T) {
 	require.PanicsWithValue(t, "mechanisms: SubsampledGaussian.Gamma must lie in (0, 1], got 0", func() { SubsampledGaussian{Sigma: 1}.RDP(2) })
 	require.PanicsWithValue(t, "mechanisms: SubsampledLaplace.Gamma must lie in (0, 1], got 1.5", func() { SubsampledLaplace{B: 1, Gamma: 1.5}.RDP(2) })
-	require.PanicsWithValue(t, "mechanisms: SubsampledLaplace.B must be positive and finite, got 0", func() { SubsampledLaplace{Gamma: 0.5}.Sample(newTestRand(1), nil) })
+	require.PanicsWithValue(t, "mechanisms: SubsampledLaplace.B must be positive and finite, got 0", func() { SubsampledLaplace{Gamma: 0.5}.Sample(newTestRand(1, phi64), nil) })
 }

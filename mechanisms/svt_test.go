@@ -103,21 +103,16 @@ func (e *svtEval) nodesFor(b float64) *svtNodes {
 		spread = math.Max(spread, math.Abs(qi-s.t))
 	}
 	l := 60*math.Max(b, s.bNu) + spread
-	vs, ws := pdtNodes(-l, l, breaks, 3*math.Min(b, s.bNu))
+	vs, ws := glNodes(-l, l, breaks, 3*math.Min(b, s.bNu))
 	n := &svtNodes{w: ws, f: make([][]float64, len(e.q)), sf: make([][]float64, len(e.q))}
 	for k, v := range vs {
-		n.w[k] *= pdtLapPDF(v, b)
+		n.w[k] *= laplacePDF(v, 0, b)
 	}
 	for i, qi := range e.q {
 		n.f[i], n.sf[i] = make([]float64, len(vs)), make([]float64, len(vs))
 		for k, v := range vs {
 			z := s.t + v - qi
-			h := 0.5 * math.Exp(-math.Abs(z)/s.bNu) // the smaller tail
-			if z < 0 {
-				n.f[i][k], n.sf[i][k] = h, 1-h
-			} else {
-				n.f[i][k], n.sf[i][k] = 1-h, h
-			}
+			n.f[i][k], n.sf[i][k] = laplaceCDF(z, 0, s.bNu), laplaceCDF(-z, 0, s.bNu)
 		}
 	}
 	e.nodes[b] = n
@@ -180,7 +175,7 @@ func (e *svtEval) segProb(off int, seg string, b float64) float64 {
 		if hi <= lo {
 			return 0
 		}
-		return pdtLapCDF(hi, b) - pdtLapCDF(lo, b)
+		return laplaceCDF(hi, 0, b) - laplaceCDF(lo, 0, b)
 	}
 	n := e.nodesFor(b)
 	total := 0.0
@@ -217,7 +212,7 @@ func TestSVTSamplers(t *testing.T) {
 					index[pat] = i
 				}
 				counts := make([]int, len(pats))
-				r := pdtRand(21, uint64(100*qi+10*c+k))
+				r := newTestRand(21, uint64(100*qi+10*c+k))
 				for range 20000 {
 					out := s.sample(r, q)
 					i, ok := index[out]
@@ -226,7 +221,7 @@ func TestSVTSamplers(t *testing.T) {
 					}
 					counts[i]++
 				}
-				t.Run(s.name, func(t *testing.T) { pdtChiSquare(t, counts, p) })
+				t.Run(s.name, func(t *testing.T) { checkFitsPMF(t, counts, p) })
 			}
 		}
 	}
@@ -247,7 +242,7 @@ func TestSVTEpsilonExact(t *testing.T) {
 		{ones, {0, 0, 0, 0, 0}},            // all below
 		{{1, 1, 0, 0, 0}, {0, 0, 1, 1, 1}}, // X shape
 	}
-	r := pdtRand(31, 32)
+	r := newTestRand(31, 32)
 	for range 12 {
 		var a, b [5]float64
 		for i := range a {
@@ -324,9 +319,9 @@ func TestSVT3NotPrivate(t *testing.T) {
 		// f_ν(a − q_{m+1}) is the same on both sides and cancels.
 		dens := func(m int, qi float64) float64 {
 			f := func(v float64) float64 {
-				return pdtLapPDF(v, bRho) * math.Pow(pdtLapCDF(v-qi, bNu), float64(m))
+				return laplacePDF(v, 0, bRho) * math.Pow(laplaceCDF(v, qi, bNu), float64(m))
 			}
-			return pdtIntegrate(f, a-60*bRho, a, nil, 400)
+			return integrate(f, a-60*bRho, a, nil, 400)
 		}
 		for _, m := range []int{1, 4, 16, 64} {
 			got := math.Log(dens(m, 0) / dens(m, 1))
@@ -341,23 +336,23 @@ func TestSVT3Sampler(t *testing.T) {
 	m := SVT3{Eps: 1, T: 0.5, C: 1}
 	bRho, bNu := 2.0, 2.0
 	q := 0.3
-	edges := pdtGrid(-3, 8, 0.25)
+	edges := grid(-3, 8, 0.25)
 	cells := make([]float64, len(edges)+2) // ⊥, then ⊤ in (−∞, e_0], …, (e_last, ∞)
-	sub := func(a float64) float64 { return pdtLapPDF(a-q, bNu) * pdtLapCDF(a-m.T, bRho) }
+	sub := func(a float64) float64 { return laplacePDF(a, q, bNu) * laplaceCDF(a, m.T, bRho) }
 	lo := -80.0
 	prev := lo
 	for i, e := range edges {
-		cells[i+1] = pdtIntegrate(sub, prev, e, []float64{q, m.T}, 4)
+		cells[i+1] = integrate(sub, prev, e, []float64{q, m.T}, 4)
 		prev = e
 	}
-	cells[len(edges)+1] = pdtIntegrate(sub, prev, 80, []float64{q, m.T}, 40)
+	cells[len(edges)+1] = integrate(sub, prev, 80, []float64{q, m.T}, 40)
 	top := 0.0
 	for _, p := range cells[1:] {
 		top += p
 	}
 	cells[0] = 1 - top
 	counts := make([]int, len(cells))
-	r := pdtRand(41, 42)
+	r := newTestRand(41, 42)
 	for range 40000 {
 		o := m.Sample(r, []float64{q})
 		if o.Pattern == "F" && o.Values == "" {
@@ -368,17 +363,13 @@ func TestSVT3Sampler(t *testing.T) {
 		if o.Pattern != "T" || len(vs) != 1 || vs[0] < -80 {
 			t.Fatalf("impossible output %+v", o)
 		}
-		i := 0
-		for i < len(edges) && vs[0] > edges[i] {
-			i++
-		}
-		counts[i+1]++
+		counts[1+binIndex(edges, vs[0])]++
 	}
-	pdtChiSquare(t, counts, cells)
+	checkFitsPMF(t, counts, cells)
 
 	// Sample and SamplePattern consume the same randomness, and Values
 	// round-trips.
-	r1, r2 := pdtRand(43, 44), pdtRand(43, 44)
+	r1, r2 := newTestRand(43, 44), newTestRand(43, 44)
 	q5 := []float64{1, 0, 2, 1, 1.5}
 	m2 := SVT3{Eps: 1, T: 1, C: 2}
 	for range 500 {
@@ -398,7 +389,7 @@ func TestSVT5NotPrivate(t *testing.T) {
 	assert.Greater(t, s.prob([]float64{1, 0}, "TF"), 0.1)
 	assert.Zero(t, s.prob([]float64{0, 1}, "TF"))
 	require.True(t, math.IsInf(SVT5{Eps: 1, T: 0.3}.Epsilon(), 1))
-	r := pdtRand(51, 52)
+	r := newTestRand(51, 52)
 	for range 2000 {
 		require.NotEqual(t, "TF", SVT5{Eps: 1, T: 0.3}.Sample(r, []float64{0, 1}))
 	}
@@ -433,7 +424,7 @@ func svtOnes(n int) []float64 {
 }
 
 func TestSVTOutputs(t *testing.T) {
-	r := pdtRand(61, 62)
+	r := newTestRand(61, 62)
 	q := []float64{100, 100, 100, -100}
 	assert.Equal(t, "T", SVT1{Eps: 50, T: 0, C: 1}.Sample(r, q))
 	assert.Equal(t, "TT", SVT2{Eps: 50, T: 0, C: 2}.Sample(r, q))
@@ -451,7 +442,7 @@ func TestSVTOutputs(t *testing.T) {
 }
 
 func TestSVTPanics(t *testing.T) {
-	r := pdtRand(1, 1)
+	r := newTestRand(1, 1)
 	x := []float64{1}
 	cases := []struct {
 		msg string
