@@ -111,3 +111,23 @@ func ExampleRDPBound() {
 	// Output:
 	// 1.0 true <nil>
 }
+
+// AuditDP audits a pure-DP claim by the local approach of seed 003 and names
+// the output where the privacy loss peaks. The Laplace mechanism with scale
+// 1/ε is ε-DP; with half that noise the loss doubles.
+func ExampleAuditDP() {
+	eps := 0.7
+	broken := mechanisms.Laplace{B: 0.5 / eps}
+	rep, err := dptest.AuditDP(dptest.Continuous(broken.Sample), eps,
+		dptest.Seed(7), dptest.Samples(50_000), dptest.Candidates(3))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("violated:", rep.Violated)
+	fmt.Printf("loss bound above %.1f: %v; the peak lies outside the means [0, 1]: %v\n",
+		eps, rep.LowerBound > eps, rep.Location.(float64) < 0 || rep.Location.(float64) > 1)
+	// Output:
+	// violated: true
+	// loss bound above 0.7: true; the peak lies outside the means [0, 1]: true
+}
