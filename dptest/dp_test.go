@@ -159,3 +159,17 @@ func TestDPBadInput(t *testing.T) {
 	require.Contains(t, r.text(), "ε=1 pure DP could not be audited")
 	require.Contains(t, r.text(), "mechanism returned NaN")
 }
+
+// A DP violation found by the Rényi cross-check shows the cross-check's
+// evidence under the DP claim.
+func TestDPCrossCheckFailureText(t *testing.T) {
+	cross := dptest.Report{Kind: "RDP", Lambda: 2, Claimed: 0.5, LowerBound: 0.9, Estimate: 1, Violated: true,
+		Witness: fixtures.Canonical(2), Direction: "D(M(X)‖M(Y))", Samples: 1000, PairsSearched: 3, Confirmed: 2, Seed: 5}
+	rep := dptest.Report{Kind: "DP", Claimed: 0.5, Confidence: 0.9999, Violated: true, CrossCheck: &cross, Seed: 5, TestName: "TestX"}
+	lines := strings.Split(rep.String(), "\n")
+	require.Equal(t, "[dptest] ε=0.5 pure DP violated at 99.99% confidence", lines[0])
+	require.Equal(t, "    found by:     the Rényi cross-check: ε-DP implies D_2 ≤ min(ε, 2λε²) = 0.5", lines[1])
+	require.Equal(t, "    lower bound:  0.9   (estimate 1, 1,000 samples per side)", lines[2])
+	require.Equal(t, "    witness:      X=[1 0]  Y=[0 0]  D(M(X)‖M(Y))", lines[3])
+	require.Equal(t, `    To reproduce: dptest.Seed(5)`, lines[len(lines)-1])
+}

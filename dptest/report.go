@@ -36,7 +36,9 @@ type Report struct {
 	// Figures 2–3), from the screening sample.
 	LossCurve *LossCurve
 	// CrossCheck is, for a DP claim, the Rényi audit that ran beside the
-	// local one (see RequireDP); nil if it did not run.
+	// local one (see RequireDP); nil if it did not run (the local audit
+	// already found a violation). Violated is set when either found one;
+	// the other fields are the local audit's.
 	CrossCheck *Report
 	// ScreeningSamples is the sample size per side of the screening.
 	ScreeningSamples int
