@@ -19,7 +19,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -28,9 +27,8 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/dptest/dptest/internal/density"
+	"github.com/dptest/dptest/internal/experiments/expstat"
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/mechanisms"
@@ -131,43 +129,6 @@ func bound(m mechanism, n int, seed uint64, lambdas []float64, par renyi.Params)
 	return out, sampling, times, nil
 }
 
-// peakRSS returns the peak resident set size of this process (VmHWM).
-func peakRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "?"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			kb, _ := strconv.Atoi(strings.Fields(line)[1])
-			return fmt.Sprintf("%.0f MiB", float64(kb)/1024)
-		}
-	}
-	return "?"
-}
-
-// clopperPearson returns the two-sided 95% interval for k successes in n.
-func clopperPearson(k, n int) (lo, hi float64) {
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(0.025)
-	}
-	hi = 1
-	if k < n {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(0.975)
-	}
-	return lo, hi
-}
-
-func quantile(sorted []float64, p float64) float64 {
-	pos := p * float64(len(sorted)-1)
-	i := int(pos)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	f := pos - float64(i)
-	return sorted[i]*(1-f) + sorted[i+1]*f
-}
-
 func parseFloats(s string) []float64 {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
@@ -233,21 +194,19 @@ func main() {
 				}
 			}
 			for i, l := range lambdas {
-				rs := slices.Clone(ratios[i])
-				slices.Sort(rs)
+				rs := ratios[i]
 				over := 0
 				for _, v := range rs {
 					if v > 1 {
 						over++
 					}
 				}
-				lo, hi := clopperPearson(over, len(rs))
+				lo, hi := expstat.ClopperPearson(over, len(rs))
 				fmt.Printf("%-13s %3g %9d %10.5g %7.4f %7.4f %7.4f %6.3f [%5.3f, %5.3f] %8.3f %8.4f %9s\n",
-					m.name, l, n, m.rdp(l), quantile(rs, 0.5), quantile(rs, 0.05), quantile(rs, 0.95),
+					m.name, l, n, m.rdp(l), expstat.Median(rs), expstat.Quantile(rs, 0.05), expstat.Quantile(rs, 0.95),
 					float64(over)/float64(len(rs)), lo, hi,
-					sampT.Seconds()/float64(*reps), estT[i].Seconds()/float64(*reps), peakRSS())
+					sampT.Seconds()/float64(*reps), estT[i].Seconds()/float64(*reps), expstat.PeakRSS())
 			}
 		}
 	}
-	_ = math.Inf
 }

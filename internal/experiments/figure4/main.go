@@ -25,16 +25,13 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/experiments/expstat"
 	"github.com/dptest/dptest/internal/search"
 	"github.com/dptest/dptest/mechanisms"
 )
@@ -164,23 +161,6 @@ func mpl(crit search.Criterion[[]float64], pairs []fixtures.Pair[[]float64], n, 
 	return byx.LowerBound, nil
 }
 
-func clopperPearson(k, n int) (lo, hi float64) {
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(0.025)
-	}
-	hi = 1
-	if k < n {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(0.975)
-	}
-	return lo, hi
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
 func main() {
 	reps := flag.Int("reps", 200, "repetitions per cell")
 	only := flag.String("mech", "", "run only setups whose label contains this")
@@ -222,12 +202,12 @@ func main() {
 			for i, lb := range lbs {
 				ratios[i] = lb / ref
 			}
-			lo, hi := clopperPearson(k, len(lbs))
+			lo, hi := expstat.ClopperPearson(k, len(lbs))
 			epsText := fmt.Sprintf("%.4g", eps)
 			if s.broken {
 				epsText = "∞"
 			}
-			fmt.Printf("%-22s %5.1f %9s %-10s %6.3f [%5.3f, %5.3f] %9.3f %9.3f\n", s.label, e0, epsText, stat, float64(k)/float64(len(lbs)), lo, hi, median(ratios), per)
+			fmt.Printf("%-22s %5.1f %9s %-10s %6.3f [%5.3f, %5.3f] %9.3f %9.3f\n", s.label, e0, epsText, stat, float64(k)/float64(len(lbs)), lo, hi, expstat.Median(ratios), per)
 		}
 	}
 	if *mseReps > 0 {
@@ -318,7 +298,6 @@ func dataCentric(reps int, seed uint64) {
 			}
 			lbs = append(lbs, lb)
 		}
-		fmt.Printf("%-22s %10d %10.3f %10.3f\n", c.label, len(c.pairs), median(lbs), median(lbs)/1.5)
+		fmt.Printf("%-22s %10d %10.3f %10.3f\n", c.label, len(c.pairs), expstat.Median(lbs), expstat.Median(lbs)/1.5)
 	}
-	_ = rand.New
 }

@@ -1,0 +1,60 @@
+// Package expstat holds the small statistics the experiment programs share:
+// binomial intervals for coverage rates, quantiles of samples of bounds, and
+// the process's peak memory.
+package expstat
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// ClopperPearson returns the two-sided 95% Clopper–Pearson interval for k
+// successes in n trials.
+func ClopperPearson(k, n int) (lo, hi float64) {
+	if k > 0 {
+		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(0.025)
+	}
+	hi = 1
+	if k < n {
+		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(0.975)
+	}
+	return lo, hi
+}
+
+// Quantile returns the p-quantile of v, interpolating linearly between order
+// statistics; v need not be sorted and is not modified.
+func Quantile(v []float64, p float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	pos := p * float64(len(s)-1)
+	i := int(pos)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	f := pos - float64(i)
+	return s[i]*(1-f) + s[i+1]*f
+}
+
+// Median is Quantile(v, 0.5).
+func Median(v []float64) float64 { return Quantile(v, 0.5) }
+
+// PeakRSS returns the peak resident set size of this process (VmHWM of
+// /proc/self/status), or "?" where that is not available.
+func PeakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "?"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			kb, _ := strconv.Atoi(strings.Fields(line)[1])
+			return fmt.Sprintf("%.0f MiB", float64(kb)/1024)
+		}
+	}
+	return "?"
+}
