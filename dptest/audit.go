@@ -2,6 +2,9 @@ package dptest
 
 import (
 	"fmt"
+	"hash/fnv"
+	"os"
+	"reflect"
 
 	"pgregory.net/rapid"
 
@@ -123,4 +126,124 @@ func location(e local.Event) any {
 		return e.Cell
 	}
 	return e.Location
+}
+
+// TestingT is the part of a test that dptest needs: *testing.T, *testing.B,
+// *testing.F and *rapid.T all satisfy it. If t also has Helper(), Name() or
+// Logf(...), dptest uses them: to attribute failures to the caller, to
+// derive the default seed and the reproduce line, and to log successes.
+type TestingT interface {
+	Errorf(format string, args ...any)
+	FailNow()
+}
+
+func testName(t TestingT) string {
+	if n, ok := t.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return ""
+}
+
+func logger(t TestingT) func(string, ...any) {
+	if l, ok := t.(interface{ Logf(string, ...any) }); ok {
+		return l.Logf
+	}
+	return func(string, ...any) {}
+}
+
+// verdict reports an audit's outcome to t: an error or a violation with
+// t.Errorf (false), a success as a log line (true).
+func verdict(t TestingT, rep Report, err error) bool {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
+	switch {
+	case err != nil:
+		t.Errorf("%s", errorText(rep, err))
+		return false
+	case rep.Violated:
+		t.Errorf("%s", rep.String())
+		return false
+	}
+	logger(t)("%s", rep.String())
+	return true
+}
+
+// stderrLogger is the progress logger of the Audit functions, which have no
+// test to log to: standard error, with -dptest.v or Verbose only.
+func stderrLogger(cfg config) func(string, ...any) {
+	if !cfg.verbose {
+		return nil
+	}
+	return func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+}
+
+// deriveSeed is the default seed: a hash of the test name and the claim, so
+// that a CI run replays the same audit every time and two assertions in one
+// test draw different samples.
+func deriveSeed(name string, lambda, eps float64) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "dptest|%s|%v|%v", name, lambda, eps)
+	return h.Sum64()
+}
+
+func typeName[D any]() string { return reflect.TypeFor[D]().String() }
+
+func elemType(pairs any) string {
+	t := reflect.TypeOf(pairs)
+	if t.Kind() == reflect.Slice {
+		return t.Elem().String()
+	}
+	return t.String()
+}
+
+// errorText renders an audit that could not finish.
+func errorText(r Report, err error) string {
+	return fmt.Sprintf("[dptest] %s could not be audited: %v\n    To reproduce: %s", r.claimText(), err, r.Reproduce())
+}
+
+// simplifyVector proposes simpler versions of a pair of real vectors: all
+// records they share set to 0; then each shared record set to 0 in turn; then
+// the records that differ rounded to 0 or 1, keeping them apart.
+func simplifyVector(p fixtures.Pair[[]float64]) []fixtures.Pair[[]float64] {
+	if len(p.X) != len(p.Y) {
+		return nil
+	}
+	var out []fixtures.Pair[[]float64]
+	clone := func() fixtures.Pair[[]float64] {
+		return fixtures.Pair[[]float64]{X: append([]float64(nil), p.X...), Y: append([]float64(nil), p.Y...)}
+	}
+	var shared []int
+	for i := range p.X {
+		if p.X[i] == p.Y[i] && p.X[i] != 0 {
+			shared = append(shared, i)
+		}
+	}
+	if len(shared) > 1 {
+		q := clone()
+		for _, i := range shared {
+			q.X[i], q.Y[i] = 0, 0
+		}
+		out = append(out, q)
+	}
+	for _, i := range shared {
+		q := clone()
+		q.X[i], q.Y[i] = 0, 0
+		out = append(out, q)
+	}
+	for i := range p.X {
+		if p.X[i] == p.Y[i] {
+			continue
+		}
+		hi, lo := 1.0, 0.0
+		if p.X[i] < p.Y[i] {
+			hi, lo = 0, 1
+		}
+		if p.X[i] != hi || p.Y[i] != lo {
+			q := clone()
+			q.X[i], q.Y[i] = hi, lo
+			out = append(out, q)
+		}
+	}
+	return out
 }
