@@ -314,16 +314,25 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		o := []dptest.Option{dptest.Samples(10_000), dptest.Candidates(2), dptest.Seed(seed), dptest.Confidence(1 - 1e-6)}
 		var m dptest.Mechanism[[]float64]
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		switch rapid.IntRange(0, 3).Draw(t, "kind") {
 		case 0:
 			s := rapid.Float64Range(1e-3, 1e3).Draw(t, "scale")
 			m = dptest.Continuous(func(r *rand.Rand, _ []float64) float64 { return s * r.NormFloat64() })
 		case 1:
 			k := rapid.IntRange(1, 50).Draw(t, "k")
 			m = dptest.Discrete(func(r *rand.Rand, _ []float64) int { return r.IntN(k) })
-		default:
+		case 2:
 			b := rapid.Float64Range(0.1, 10).Draw(t, "b")
 			m = dptest.Continuous(func(r *rand.Rand, _ []float64) float64 { return min(b*r.ExpFloat64(), 3) })
+		default:
+			// A noise scale with a heavy-tailed inverse, as in a noisy
+			// count used as a divisor: outputs from 10⁻³ to 10¹⁵.
+			b := rapid.Float64Range(1, 500).Draw(t, "b")
+			m = dptest.Continuous(func(r *rand.Rand, _ []float64) float64 {
+				u := r.Float64() - 0.5
+				lap := -b * math.Copysign(math.Log1p(-2*math.Abs(u)), u)
+				return r.NormFloat64() * 1e3 / max(1e-12, 1+lap)
+			})
 		}
 		lam := rapid.SampledFrom([]float64{1.5, 2, 5, 10}).Draw(t, "lambda")
 		rep, err := dptest.AuditRDP(m, lam, 0, o...)
