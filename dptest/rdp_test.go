@@ -70,6 +70,15 @@ func TestBrokenMechanismsFail(t *testing.T) {
 		failing(t, dptest.Continuous(m.Sample), 2, mechanisms.Laplace{B: 1}.RDP(2),
 			opts(dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}))...)
 	})
+	t.Run("nondp-gaussian2", func(t *testing.T) {
+		// At ε = 0.01 the true D_2 is 0.0043 (internal/experiments/
+		// nondpgaussian2), 165 times the claim. The noise scale 2κ/(ñε)
+		// makes the outputs range from 1 to 10¹⁶: half of them sit in a
+		// component whose quartiles the heavy-tail transform must not use.
+		m := mechanisms.NonDPGaussian2{Eps: 0.01, Delta: 1e-5}
+		failing(t, dptest.Continuous(m.Sample), 2, m.ClaimedRDP(2),
+			opts(dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1, 0}, Y: []float64{1}}))...)
+	})
 	t.Run("scaled-gd", func(t *testing.T) {
 		m := mechanisms.ScaledGD{Sigma: 2, S: 0.5}
 		failing(t, dptest.Continuous(m.Sample), 2, m.ClaimedRDP(2), fast...)

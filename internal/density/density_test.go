@@ -3,6 +3,7 @@ package density
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -186,6 +187,35 @@ func TestGridFor(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, g.Points, g2.Points)
 	require.InEpsilon(t, 1000*g.Step, g2.Step, 1e-12)
+}
+
+// A sample with a narrow core inside a far wider component: 44% of the
+// values from N(0, 1), 56% from N(0, 10¹²), the quartiles in the wide part.
+// The heavy-tail transform and the grid must be sized by the core, so that
+// the core spans several units of u = T(t) and many grid steps; a plain
+// normal sample keeps the quartile scale (CoreRatio is not reached).
+func TestCoreScale(t *testing.T) {
+	core := normalSample(7, 1800, 0, 1)
+	wide := normalSample(8, 2296, 0, 1e12)
+	pooled := append(core, wide...)
+	slices.Sort(pooled)
+	tr, _, ok := HeavyTailTransform(pooled)
+	require.True(t, ok)
+	require.Greater(t, tr(1)-tr(-1), 0.5, "the core is squeezed into a fraction of a unit")
+	var us []float64
+	for _, v := range pooled {
+		us = append(us, tr(v))
+	}
+	slices.Sort(us)
+	g, err := GridForSorted(us, 1000000)
+	require.NoError(t, err)
+	require.Greater(t, (tr(1)-tr(-1))/g.Step, 100.0, "the core spans too few grid steps")
+
+	x := normalSample(9, 4096, 0, 1)
+	slices.Sort(x)
+	require.Greater(t, coreScale(x), sortedScale(x)/CoreRatio)
+	_, _, ok = HeavyTailTransform(x)
+	require.False(t, ok)
 }
 
 func TestSparseRuns(t *testing.T) {

@@ -48,7 +48,8 @@ var ErrPointMass = errors.New("all samples are equal: a point mass is a discrete
 // of both sides: the pooled pilot range widened by half of itself on each
 // side, with a step of at most 1/StepsPerBandwidth of the normal-reference
 // bandwidth predicted for n samples, Undersmooth(0.9·scale·n^{−1/5}, n),
-// where scale = min(sd, IQR/1.349) of the pooled pilot (the bandwidth the
+// where scale = min(sd, IQR/1.349) of the pooled pilot, or the core scale
+// (q₀.₆ − q₀.₄)/0.5067 where that is CoreRatio times smaller (the bandwidth the
 // plug-in selector returns for strongly kinked densities such as the
 // Laplace is up to about twice smaller, leaving three or more steps per
 // bandwidth, where the Riemann sums of the Gaussian-smoothed estimate are
@@ -72,6 +73,9 @@ func GridForSorted(pooled []float64, n int) (Grid, error) {
 		return Grid{}, ErrPointMass
 	}
 	scale := sortedScale(pooled)
+	if c := coreScale(pooled); c > 0 && c < scale/CoreRatio {
+		scale = c
+	}
 	if scale == 0 {
 		scale = (hi - lo) / 4
 	}
@@ -82,6 +86,22 @@ func GridForSorted(pooled []float64, n int) (Grid, error) {
 	points := int(math.Ceil((hi-lo)/(h/StepsPerBandwidth))) + 1
 	points = min(max(points, MinPoints), MaxPoints)
 	return Grid{Lo: lo, Step: (hi - lo) / float64(points-1), Points: points}, nil
+}
+
+// CoreRatio is how many times narrower than the robust scale (min(sd,
+// IQR/1.349)) the core scale of a sample (see [coreScale]) must be before
+// the grid and the heavy-tail transform are sized for the core instead. A
+// normal sample has ratio 1 up to noise, a Laplace one 0.85; a sample whose
+// central fifth is far narrower than its quartiles (a noise scale that
+// varies by orders of magnitude, as with a noisy count as divisor) has
+// structure the quartiles do not see.
+const CoreRatio = 2
+
+// coreScale returns (q₀.₆ − q₀.₄)/0.5067 of sorted values: the spread of
+// the central fifth, in units of a normal standard deviation (for a normal
+// sample it estimates σ, as IQR/1.349 does).
+func coreScale(v []float64) float64 {
+	return (quantileSorted(v, 0.6) - quantileSorted(v, 0.4)) / 0.5066942062716275
 }
 
 // sortedScale returns min(sd, IQR/1.349) of sorted values, the robust scale

@@ -77,14 +77,16 @@ const HeavyTailRatio = 200
 
 // HeavyTailTransform decides from sorted pilot values whether the outputs
 // have tails too heavy for one kernel bandwidth and one grid (a spread of
-// more than HeavyTailRatio robust scales s = IQR/1.349 on either side of the
-// median m, as from a ratio with a noisy denominator), and if so returns
+// more than HeavyTailRatio robust scales s on either side of the median m,
+// as from a ratio with a noisy denominator), and if so returns
 //
 //	T(t) = asinh((t − m)/s),
 //
 // linear near the bulk and logarithmic in the tails, so that 10¹² becomes
 // about 28. T is strictly increasing, a bijection of the real line, so
 // D_λ(P ‖ Q) is the same before and after it; inverse is T⁻¹(u) = m + s·sinh u.
+// The scale s is IQR/1.349, or the core scale (q₀.₆ − q₀.₄)/0.5067 where
+// that is CoreRatio times smaller, as for [GridFor].
 // m and s come from the pilot,
 // so T is fixed before the sample proper, and rescaling or shifting the
 // outputs leaves T(outputs) unchanged.
@@ -96,6 +98,12 @@ func HeavyTailTransform(sorted []float64) (t, inverse func(float64) float64, ok 
 	q := func(p float64) float64 { return sorted[int(p*float64(n-1))] }
 	m := q(0.5)
 	s := (q(0.75) - q(0.25)) / 1.3489795003921634
+	if c := (q(0.6) - q(0.4)) / 0.5066942062716275; c > 0 && c < s/CoreRatio {
+		// The quartiles lie in a far wider component than the centre (or
+		// on the border between the two, where they jump from one pilot to
+		// the next): scale by the centre.
+		s = c
+	}
 	if !(s > 0) {
 		return nil, nil, false
 	}
