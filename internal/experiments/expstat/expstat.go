@@ -5,6 +5,7 @@ package expstat
 
 import (
 	"fmt"
+	"hash/fnv"
 	"os"
 	"slices"
 	"strconv"
@@ -24,6 +25,19 @@ func ClopperPearson(k, n int) (lo, hi float64) {
 		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(0.975)
 	}
 	return lo, hi
+}
+
+// RunSeed derives the seed of one run from a description of it (the
+// program, its base seed, the configuration, the run's index), formatted
+// by fmt.Sprintf(format, args...): its FNV-1a hash, spread by splitmix64's
+// finaliser so that similar descriptions give unrelated seeds.
+func RunSeed(format string, args ...any) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, format, args...)
+	z := h.Sum64()
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // Quantile returns the p-quantile of v, interpolating linearly between order

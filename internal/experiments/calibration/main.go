@@ -1,0 +1,348 @@
+// Command calibration measures the false-failure rate of dptest.AuditRDP on
+// correct mechanisms claimed at their exact Rényi DP, ε = m.RDP(λ):
+// Gaussian σ = 5, Laplace b = 5, subsampled Gaussian σ = 5, γ = ½ (real
+// outputs) and randomized response ε₀ = 1.5 on 10 records (discrete), at
+// λ ∈ {2, 5}, with the default options (default candidates: the canonical
+// pair and 20 pairs of fixtures.UnitCube(10); 1,000,000 confirming samples)
+// and a distinct dptest.Seed per run.
+//
+// One audit gives the verdict at every confidence c: the samples, the
+// candidates and the estimates do not depend on c (internal/search uses a
+// fixed 5% level for screening and simplification; c only sets the level
+// α′ = √((1−c)/K) of the two confirmations of each of the K confirmed
+// candidates), so the verdict at c is "some candidate of
+// Report.Confirmations has both Estimate − z·StdErr > ε", z = Φ⁻¹(1 − α′).
+// The first -check runs of every configuration compare this reconstruction
+// with AuditRDP(..., dptest.Confidence(c), same Seed).Violated for c = 0.95
+// and 0.99, and every run compares it with Report.Violated at the default
+// 0.9999; a disagreement is printed and counted.
+//
+// For every (mechanism, λ) it prints the number of runs, and for each
+// confidence the violations, their rate and its Clopper–Pearson 95%
+// interval (a calibrated audit has rate ≤ 1 − c); then the median of
+// LowerBound/ε and Estimate/ε at the default confidence, the cross-check
+// disagreements and the seconds per audit.
+//
+// A long run can be split: -start and -runs select the run indices, -mech
+// and -lambda the configurations, and -raw appends one line per run to a
+// file; -from summarises such files (comma-separated) without auditing.
+//
+//	go run ./internal/experiments/calibration -runs 1000 -raw /tmp/runs/calibration-raw.tsv
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/internal/experiments/expstat"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// confidences are the levels at which every run is judged; the last is
+// dptest's default.
+var confidences = []float64{0.95, 0.99, dptest.DefaultConfidence}
+
+type mechanism struct {
+	name string
+	mech dptest.Mechanism[[]float64]
+	rdp  func(lambda float64) float64
+}
+
+func calibrationMechanisms() []mechanism {
+	gau := mechanisms.Gaussian{Sigma: 5}
+	lap := mechanisms.Laplace{B: 5}
+	sgau := mechanisms.SubsampledGaussian{Sigma: 5, Gamma: 0.5}
+	rr := mechanisms.RandomizedResponse{Eps0: 1.5, M: 10}
+	return []mechanism{
+		{"gaussian", dptest.Continuous(gau.Sample), gau.RDP},
+		{"laplace", dptest.Continuous(lap.Sample), lap.RDP},
+		{"sub-gaussian", dptest.Continuous(sgau.Sample), sgau.RDP},
+		{"rr", dptest.Discrete(rr.Sample), rr.RDP},
+	}
+}
+
+// record is the outcome of one run.
+type record struct {
+	mech     string
+	lambda   float64
+	run      int
+	seed     uint64
+	violated []bool // at each of confidences
+	lbRatio  float64
+	estRatio float64
+	seconds  float64
+	checked  bool // compared with audits at the other confidences
+	mismatch int  // disagreements with AuditRDP (0 if all agree)
+}
+
+// runSeed gives every (mechanism, λ, run) its own seed.
+func runSeed(base uint64, mech string, lambda float64, run int) uint64 {
+	return expstat.RunSeed("calibration|%d|%s|%v|%d", base, mech, lambda, run)
+}
+
+// verdict reconstructs the verdict of rep at confidence c from its
+// confirmations.
+func verdict(rep dptest.Report, c float64) bool {
+	k := len(rep.Confirmations)
+	z := distuv.UnitNormal.Quantile(1 - math.Sqrt((1-c)/float64(k)))
+	for _, cf := range rep.Confirmations {
+		if cf.Estimates[0]-z*cf.StdErrs[0] > rep.Claimed && cf.Estimates[1]-z*cf.StdErrs[1] > rep.Claimed {
+			return true
+		}
+	}
+	return false
+}
+
+func runOne(m mechanism, lambda float64, run int, base uint64, samples int, check bool) (record, error) {
+	seed := runSeed(base, m.name, lambda, run)
+	claim := m.rdp(lambda)
+	opts := []dptest.Option{dptest.Seed(seed)}
+	if samples > 0 {
+		opts = append(opts, dptest.Samples(samples))
+	}
+	t0 := time.Now()
+	rep, err := dptest.AuditRDP(m.mech, lambda, claim, opts...)
+	sec := time.Since(t0).Seconds()
+	if err != nil {
+		return record{}, err
+	}
+	r := record{mech: m.name, lambda: lambda, run: run, seed: seed,
+		lbRatio: rep.LowerBound / claim, estRatio: rep.Estimate / claim, seconds: sec, checked: check}
+	for _, c := range confidences {
+		r.violated = append(r.violated, verdict(rep, c))
+	}
+	if r.violated[len(confidences)-1] != rep.Violated {
+		r.mismatch++
+		fmt.Printf("MISMATCH %s λ=%g run %d seed %d: reconstructed %v, AuditRDP %v at c=%v\n",
+			m.name, lambda, run, seed, r.violated[len(confidences)-1], rep.Violated, rep.Confidence)
+	}
+	if check {
+		for i, c := range confidences[:len(confidences)-1] {
+			rc, err := dptest.AuditRDP(m.mech, lambda, claim, append(opts, dptest.Confidence(c))...)
+			if err != nil {
+				return record{}, err
+			}
+			if rc.Violated != r.violated[i] {
+				r.mismatch++
+				fmt.Printf("MISMATCH %s λ=%g run %d seed %d: reconstructed %v, AuditRDP %v at c=%v\n",
+					m.name, lambda, run, seed, r.violated[i], rc.Violated, c)
+			}
+		}
+	}
+	return r, nil
+}
+
+func (r record) tsv() string {
+	v := make([]string, len(r.violated))
+	for i, b := range r.violated {
+		v[i] = strconv.FormatBool(b)
+	}
+	return fmt.Sprintf("%s\t%g\t%d\t%d\t%s\t%.6g\t%.6g\t%.4g\t%v\t%d",
+		r.mech, r.lambda, r.run, r.seed, strings.Join(v, ","), r.lbRatio, r.estRatio, r.seconds, r.checked, r.mismatch)
+}
+
+func parseRecord(line string) (record, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 10 {
+		return record{}, fmt.Errorf("want 10 fields, got %d", len(f))
+	}
+	r := record{mech: f[0]}
+	var errs []error
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		errs = append(errs, err)
+		return v
+	}
+	boolean := func(s string) bool {
+		b, err := strconv.ParseBool(s)
+		errs = append(errs, err)
+		return b
+	}
+	r.lambda = num(f[1])
+	r.run = int(num(f[2]))
+	seed, err := strconv.ParseUint(f[3], 10, 64)
+	r.seed, errs = seed, append(errs, err)
+	for _, s := range strings.Split(f[4], ",") {
+		r.violated = append(r.violated, boolean(s))
+	}
+	r.lbRatio, r.estRatio, r.seconds = num(f[5]), num(f[6]), num(f[7])
+	r.checked = boolean(f[8])
+	r.mismatch = int(num(f[9]))
+	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	if len(r.violated) != len(confidences) {
+		return r, fmt.Errorf("want %d verdicts, got %d", len(confidences), len(r.violated))
+	}
+	return r, nil
+}
+
+// summarise prints one row per (mechanism, λ), in order of first appearance.
+func summarise(recs []record) {
+	type key struct {
+		mech   string
+		lambda float64
+	}
+	var keys []key
+	groups := map[key][]record{}
+	for _, r := range recs {
+		k := key{r.mech, r.lambda}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	fmt.Printf("%-13s %2s %5s", "mechanism", "λ", "runs")
+	for _, c := range confidences {
+		fmt.Printf("  %-26s", fmt.Sprintf("viol. @%g (rate, 95%% CI)", c))
+	}
+	fmt.Printf(" %8s %8s %9s %8s\n", "med LB/ε", "med D̂/ε", "checked", "s/audit")
+	for _, k := range keys {
+		g := groups[k]
+		seen := map[int]bool{}
+		var lb, est []float64
+		sec, checked, mism := 0.0, 0, 0
+		viol := make([]int, len(confidences))
+		for _, r := range g {
+			if seen[r.run] {
+				fmt.Fprintf(os.Stderr, "warning: %s λ=%g run %d appears twice\n", r.mech, r.lambda, r.run)
+			}
+			seen[r.run] = true
+			for i, v := range r.violated {
+				if v {
+					viol[i]++
+				}
+			}
+			lb = append(lb, r.lbRatio)
+			est = append(est, r.estRatio)
+			sec += r.seconds
+			mism += r.mismatch
+			if r.checked {
+				checked++
+			}
+		}
+		n := len(g)
+		fmt.Printf("%-13s %2g %5d", k.mech, k.lambda, n)
+		for _, v := range viol {
+			lo, hi := expstat.ClopperPearson(v, n)
+			fmt.Printf("  %3d %6.4f [%6.4f,%6.4f]", v, float64(v)/float64(n), lo, hi)
+		}
+		fmt.Printf(" %8.4f %8.4f %4d/%-4s %8.2f\n", expstat.Median(lb), expstat.Median(est), checked, fmt.Sprintf("%d✗", mism), sec/float64(n))
+	}
+}
+
+func readRecords(files string) ([]record, error) {
+	var recs []record
+	for _, name := range strings.Split(files, ",") {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		for ln := 1; sc.Scan(); ln++ {
+			if sc.Text() == "" || strings.HasPrefix(sc.Text(), "#") {
+				continue
+			}
+			r, err := parseRecord(sc.Text())
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: %v", name, ln, err)
+			}
+			recs = append(recs, r)
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return recs, nil
+}
+
+func main() {
+	runs := flag.Int("runs", 1000, "runs per (mechanism, λ)")
+	start := flag.Int("start", 0, "index of the first run (to split a long run into chunks)")
+	only := flag.String("mech", "", "comma-separated mechanisms: gaussian, laplace, sub-gaussian, rr (default: all)")
+	lambdaList := flag.String("lambda", "2,5", "orders λ, comma-separated")
+	seed := flag.Uint64("seed", 20261122, "base seed; run i of a configuration uses a seed derived from it, the configuration and i")
+	samples := flag.Int("samples", 0, "confirming samples per side (0: dptest's default)")
+	check := flag.Int("check", 30, "cross-check the first this many runs of each configuration against AuditRDP at 0.95 and 0.99")
+	raw := flag.String("raw", "", "append one tab-separated line per run to this file")
+	from := flag.String("from", "", "summarise these comma-separated -raw files instead of auditing")
+	flag.Parse()
+
+	if *from != "" {
+		recs, err := readRecords(*from)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("# calibration: summary of %s (%d runs)\n", *from, len(recs))
+		summarise(recs)
+		return
+	}
+
+	var lambdas []float64
+	for _, s := range strings.Split(*lambdaList, ",") {
+		l, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bad λ:", s)
+			os.Exit(2)
+		}
+		lambdas = append(lambdas, l)
+	}
+	mechs := calibrationMechanisms()
+	if *only != "" {
+		keep := strings.Split(*only, ",")
+		mechs = slices.DeleteFunc(mechs, func(m mechanism) bool { return !slices.Contains(keep, m.name) })
+	}
+	var rawFile *os.File
+	if *raw != "" {
+		var err error
+		if rawFile, err = os.OpenFile(*raw, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer rawFile.Close()
+	}
+	fmt.Printf("# calibration: runs %d..%d seed=%d samples=%d check=%d GOMAXPROCS=%d %s\n",
+		*start, *start+*runs-1, *seed, *samples, *check, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
+	var all []record
+	for _, m := range mechs {
+		for _, l := range lambdas {
+			t0 := time.Now()
+			viol := 0
+			for i := *start; i < *start+*runs; i++ {
+				r, err := runOne(m, l, i, *seed, *samples, i < *check)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "%s λ=%g run %d: %v\n", m.name, l, i, err)
+					os.Exit(1)
+				}
+				all = append(all, r)
+				if r.violated[len(confidences)-1] {
+					viol++
+				}
+				if rawFile != nil {
+					fmt.Fprintln(rawFile, r.tsv())
+				}
+				if done := i - *start + 1; done%25 == 0 || done == *runs {
+					fmt.Fprintf(os.Stderr, "%s %s λ=%g: %d/%d runs, %d violations at the default confidence, %.2f s/run\n",
+						time.Now().Format("15:04:05"), m.name, l, done, *runs, viol, time.Since(t0).Seconds()/float64(done))
+				}
+			}
+		}
+	}
+	summarise(all)
+	fmt.Printf("# done %s\n", time.Now().UTC().Format(time.RFC3339))
+}
