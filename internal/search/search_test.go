@@ -75,3 +75,49 @@ func TestRunNeedsCandidates(t *testing.T) {
 	_, err := Run[int](&fake{}, Config[int]{Claim: 1, Alpha: 0.1, Samples: 10, Screen: 1, Confirm: 2})
 	require.ErrorContains(t, err, "no candidate pairs")
 }
+
+// winnersCurse screens pair X=k at the estimates listed for k, one per
+// screening (the last repeated), standard error 0.1 in both directions.
+type winnersCurse struct {
+	estimates map[int][]float64
+	screens   map[int]int
+}
+
+func (w *winnersCurse) Screen(_ uint64, p fixtures.Pair[int], _ int) (xy, yx Score, err error) {
+	e := w.estimates[p.X]
+	i := min(w.screens[p.X], len(e)-1)
+	w.screens[p.X]++
+	return Score{Estimate: e[i], StdErr: 0.1, Rank: e[i]}, Score{Estimate: 0, StdErr: 0.1}, nil
+}
+
+func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], int, float64, *Score, *Score) (a, b Score, err error) {
+	return Score{Estimate: 4, LowerBound: 3}, Score{Estimate: 4, LowerBound: 3}, nil
+}
+
+// The best screening (9 for pair 7) is inflated; a fresh screening of it
+// gives 5, and the simpler pair 1 (screened at 4.8, within SimplifySlack of
+// 5) takes the lead. Compared with the inflated 9 it would have been
+// rejected. Pair 2, at 4.5, is not as divergent and is not taken.
+func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
+	for _, tc := range []struct {
+		simple   float64
+		wantLead int
+	}{{4.8, 1}, {4.5, 7}} {
+		w := &winnersCurse{estimates: map[int][]float64{7: {9, 5}, 3: {4}, 1: {tc.simple}}, screens: map[int]int{}}
+		simplify := func(p fixtures.Pair[int]) []fixtures.Pair[int] {
+			if p.X == 7 {
+				return pairs(1)
+			}
+			return nil
+		}
+		out, err := Run[int](w, Config[int]{Claim: 2, Alpha: 1e-4, Samples: 10, Screen: 1, Seed: 1,
+			Pairs: pairs(3, 7), Confirm: 2, Simplify: simplify})
+		require.NoError(t, err)
+		require.Equal(t, 2, w.screens[7], "the best pair is screened again")
+		require.Equal(t, 3, out.PairsSearched) // 3, 7, 1 (and 7 again)
+		require.Equal(t, tc.wantLead, out.Confirmed[0].Pair.X, "simpler pair screened at %v", tc.simple)
+		for _, c := range out.Confirmed {
+			require.NotEqual(t, "again", c.Source, "the fresh screening is a reference, not a candidate")
+		}
+	}
+}
