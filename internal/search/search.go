@@ -119,7 +119,8 @@ func subSeed(seed uint64, label string, i int) uint64 {
 //     both directions of each are estimated from the same samples.
 //  2. Simplify (if Config.Simplify is set and the best screening's 95%
 //     bound exceeds the claim): simpler versions of the best pair are
-//     screened and kept while they stay as divergent.
+//     screened and kept while they stay as divergent as a fresh screening
+//     of the best pair.
 //  3. Confirm: the Confirm most divergent (pair, direction) candidates get two
 //     independent confirmations each, A and B, on fresh samples of size
 //     Samples per side; each gives a lower bound at level α′ = √(α/K),
