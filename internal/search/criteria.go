@@ -47,6 +47,11 @@ type dpCriterion[D any] struct {
 	workers int
 }
 
+// Directions names the two losses a DP screening measures, for the logs.
+func (dpCriterion[D]) Directions() [2]string {
+	return [2]string{"ln f_X − ln f_Y", "ln f_Y − ln f_X"}
+}
+
 func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], n int) (xy, yx Score, err error) {
 	a, b, err := c.m.Screen(seed, p.X, p.Y, n, c.par, c.workers)
 	if err != nil {

@@ -144,6 +144,11 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 		logf = func(string, ...any) {}
 	}
 
+	// The logs name the two directions as the criterion measures them.
+	names := [2]string{direction(false), direction(true)}
+	if d, ok := crit.(interface{ Directions() [2]string }); ok {
+		names = d.Directions()
+	}
 	var cands []Candidate[D]
 	screened, rescreened := 0, 0
 	screen := func(p fixtures.Pair[D], source string) error {
@@ -152,7 +157,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 		if err != nil {
 			return &PairError[D]{Pair: p, Stage: "screening " + source, Err: err}
 		}
-		logf("screened %s: D(M(X)‖M(Y)) ≈ %.4g, D(M(Y)‖M(X)) ≈ %.4g  X=%v Y=%v", source, xy.Estimate, yx.Estimate, p.X, p.Y)
+		logf("screened %s: %s ≈ %.4g, %s ≈ %.4g  X=%v Y=%v", source, names[0], xy.Estimate, names[1], yx.Estimate, p.X, p.Y)
 		cands = append(cands,
 			Candidate[D]{Pair: p, Source: source, Screening: xy},
 			Candidate[D]{Pair: p, Reverse: true, Source: source, Screening: yx})
@@ -282,7 +287,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 			violator = i
 		}
 		logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g) at level %.3g each",
-			c.Source, direction(c.Reverse), c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
+			c.Source, names[b2i(c.Reverse)], c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
 			c.Confirmations[0].Estimate, c.Confirmations[1].Estimate, perConfirm)
 		if c.Bound() > out.Best.Bound() {
 			out.Best = c
@@ -294,6 +299,13 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 	out.Violated = out.Best.Bound() > cfg.Claim
 	out.Elapsed = time.Since(start)
 	return out, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func direction(reverse bool) string {
