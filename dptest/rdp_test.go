@@ -19,7 +19,11 @@ import (
 // it says otherwise, so a correct mechanism fails one of them with
 // probability at most 10⁻⁴ (a handful of them: below 10⁻³); the seeds are
 // fixed (derived from the test names), so a given build passes or fails
-// deterministically. Sample sizes are cut to keep the package fast.
+// deterministically. The two rapid properties below are the exception:
+// rapid.Check draws a fresh seed on every run (replay one with
+// -rapid.seed); one compares audits of the same draws and cannot fail by
+// chance, the other states the false-failure probability of its 100
+// checks. Sample sizes are cut to keep the package fast.
 var fast = []dptest.Option{dptest.Samples(200_000), dptest.Candidates(5)}
 
 func opts(extra ...dptest.Option) []dptest.Option {

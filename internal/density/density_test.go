@@ -119,7 +119,7 @@ func TestDensityAgainstTruthAndVariance(t *testing.T) {
 
 // TestDensityConservesMassOnCoarseGrids checks that the estimate keeps the
 // binned mass when the bandwidth is below two grid steps, where the Gaussian
-// sampled on the grid alone sums to more than one (1.33 at h = step/3), and
+// sampled on the grid alone sums to more than one (1.22 at h = step/3), and
 // that the variance stays that of the normalised kernel: at h ≪ step the
 // estimate is the linearly binned histogram m_i/step, with variance
 // m_i(1 − m_i)/(n·step²).

@@ -95,10 +95,11 @@ func TestRandomizedResponseClosedForm(t *testing.T) {
 // mechanisms.NonDPGaussian2, σ ∝ 1/ñ with ñ = max(10⁻¹², 1 + Lap(200))):
 // half the outputs near ±10¹⁵, a narrow core at 0. Both samples come from
 // the same law, so D_λ = 0. Before the heavy-tail transform and the grid
-// were sized by the core, the plug-in bandwidth fell below the grid step
-// there, and before the kernel was normalised on such grids the estimate's
-// mass was 1.3 and the bound about 0.25; the second pass forces a bandwidth
-// of a third of the step to keep checking the latter.
+// were sized by the core (density.TestCoreScale guards that), the plug-in
+// bandwidth fell below the grid step there, and before the kernel was
+// normalised on such grids the estimate's mass was about 1.3 and the bound
+// about 0.25. The second pass forces a bandwidth of a third of the step,
+// so this test keeps guarding the normalisation.
 func TestHeavyTailedScaleMixtureWithIdenticalLaws(t *testing.T) {
 	const n = 200000
 	draw := func(seed uint64) []float64 {

@@ -187,7 +187,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 	// candidates screened.
 	zTrigger := distuv.UnitNormal.Quantile(1 - 0.05/float64(len(cands)))
 	violates := func(c Candidate[D], z float64) bool { return c.Screening.Estimate-z*c.Screening.StdErr > cfg.Claim }
-	if cfg.Simplify != nil && violates(cands[0], zTrigger) {
+	if cfg.Simplify != nil && violates(cands[0], zTrigger) && len(cfg.Simplify(cands[0].Pair)) > 0 {
 		// Greedy: try the proposals for the current best pair in order,
 		// move to the first that is as divergent as the best as far as the
 		// screening can tell (within two standard errors of the difference,

@@ -77,7 +77,7 @@ func TestRunNeedsCandidates(t *testing.T) {
 }
 
 // winnersCurse screens pair X=k at the estimates listed for k, one per
-// screening (the last repeated), standard error 0.1 in both directions.
+// screening (the last repeated), standard error 0.01 in both directions.
 type winnersCurse struct {
 	estimates map[int][]float64
 	screens   map[int]int
@@ -87,7 +87,7 @@ func (w *winnersCurse) Screen(_ uint64, p fixtures.Pair[int], _ int) (xy, yx Sco
 	e := w.estimates[p.X]
 	i := min(w.screens[p.X], len(e)-1)
 	w.screens[p.X]++
-	return Score{Estimate: e[i], StdErr: 0.1, Rank: e[i]}, Score{Estimate: 0, StdErr: 0.1}, nil
+	return Score{Estimate: e[i], StdErr: 0.01, Rank: e[i]}, Score{Estimate: 0, StdErr: 0.01}, nil
 }
 
 func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], int, float64, *Score, *Score) (a, b Score, err error) {
@@ -95,9 +95,10 @@ func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], int, float64, *Score,
 }
 
 // The best screening (9 for pair 7) is inflated; a fresh screening of it
-// gives 5, and the simpler pair 1 (screened at 4.8, within SimplifySlack of
-// 5) takes the lead. Compared with the inflated 9 it would have been
-// rejected. Pair 2, at 4.5, is not as divergent and is not taken.
+// gives 5, and the simpler pair 1, screened at 4.8, takes the lead: within
+// SimplifySlack·5 = 0.25 of 5, though 14 standard errors of the difference
+// below it. Compared with the inflated 9 it would have been rejected. At
+// 4.5 it is not as divergent and is not taken.
 func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
 	for _, tc := range []struct {
 		simple   float64
