@@ -95,9 +95,8 @@ func run[D any](crit search.Criterion[D], cl claim, cfg config, seed uint64, nam
 	rep.LowerBound = best.Bound()
 	rep.Violated = out.Violated
 	rep.Witness = best.Pair
-	rep.Direction = best.Direction()
+	rep.Direction = out.Direction(best)
 	if cl.kind == kindDP {
-		rep.Direction = map[string]string{"D(M(X)‖M(Y))": "ln f_X − ln f_Y", "D(M(Y)‖M(X))": "ln f_Y − ln f_X"}[rep.Direction]
 		if e, ok := best.Screening.Detail.(local.Estimate); ok {
 			rep.Location = location(e.Event)
 			if len(e.Curve.T) > 0 {
@@ -111,7 +110,7 @@ func run[D any](crit search.Criterion[D], cl claim, cfg config, seed uint64, nam
 	rep.Elapsed = out.Elapsed
 	for _, c := range out.Confirmed {
 		rep.Confirmations = append(rep.Confirmations, Confirmation{
-			Witness: c.Pair, Direction: c.Direction(), Screening: c.Screening.Estimate,
+			Witness: c.Pair, Direction: out.Direction(c), Screening: c.Screening.Estimate,
 			Estimates: [2]float64{c.Confirmations[0].Estimate, c.Confirmations[1].Estimate},
 			StdErrs:   [2]float64{c.Confirmations[0].StdErr, c.Confirmations[1].StdErr},
 			Bounds:    [2]float64{c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound},

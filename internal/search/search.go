@@ -86,6 +86,7 @@ type Outcome[D any] struct {
 	Confirmed     []Candidate[D] // all confirmed candidates
 	PairsSearched int            // distinct pairs screened (explicit, generated, simplified)
 	PerConfirm    float64        // α′, the level of each of the two confirmations
+	Directions    [2]string      // names of the measure X→Y and Y→X (see Outcome.Direction)
 	Violated      bool           // Best.Bound() > Claim
 	Elapsed       time.Duration
 }
@@ -144,8 +145,9 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 		logf = func(string, ...any) {}
 	}
 
-	// The logs name the two directions as the criterion measures them.
-	names := [2]string{direction(false), direction(true)}
+	// The logs and the outcome name the two directions as the criterion
+	// measures them: divergences unless it says otherwise.
+	names := [2]string{"D(M(X)‖M(Y))", "D(M(Y)‖M(X))"}
 	if d, ok := crit.(interface{ Directions() [2]string }); ok {
 		names = d.Directions()
 	}
@@ -276,7 +278,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 			}
 		}
 	}
-	out := Outcome[D]{Confirmed: chosen, PairsSearched: screened - rescreened, PerConfirm: perConfirm}
+	out := Outcome[D]{Confirmed: chosen, PairsSearched: screened - rescreened, PerConfirm: perConfirm, Directions: names}
 	// The witness is the first confirmed candidate (the simplest among the
 	// most divergent) that violates the claim; without a violation, the
 	// candidate with the largest bound.
@@ -287,7 +289,7 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 			violator = i
 		}
 		logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g) at level %.3g each",
-			c.Source, names[b2i(c.Reverse)], c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
+			c.Source, names[reverseIndex(c.Reverse)], c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
 			c.Confirmations[0].Estimate, c.Confirmations[1].Estimate, perConfirm)
 		if c.Bound() > out.Best.Bound() {
 			out.Best = c
@@ -301,22 +303,17 @@ func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {
 	return out, nil
 }
 
-func b2i(b bool) int {
-	if b {
+func reverseIndex(reverse bool) int {
+	if reverse {
 		return 1
 	}
 	return 0
 }
 
-func direction(reverse bool) string {
-	if reverse {
-		return "D(M(Y)‖M(X))"
-	}
-	return "D(M(X)‖M(Y))"
-}
-
-// Direction names the divergence a candidate measures.
-func (c Candidate[D]) Direction() string { return direction(c.Reverse) }
+// Direction names the measure a candidate estimates, as the criterion calls
+// it: "D(M(X)‖M(Y))" or "D(M(Y)‖M(X))" for a Rényi criterion,
+// "ln f_X − ln f_Y" or "ln f_Y − ln f_X" for a local DP one.
+func (o Outcome[D]) Direction(c Candidate[D]) string { return o.Directions[reverseIndex(c.Reverse)] }
 
 func sameDatasets[D any](a, b fixtures.Pair[D]) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
