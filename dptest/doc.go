@@ -1,7 +1,7 @@
 // Package dptest states the privacy claims of differentially private
 // mechanisms as ordinary Go tests. `go test` runs the mechanism on
 // neighbouring datasets found by search, estimates the privacy loss from the
-// outputs alone with the statistical lower bounds of the seed papers, and
+// outputs alone with published statistical lower bounds, and
 // fails the test only on a confident violation:
 //
 //	func TestNoisySum(t *testing.T) {
@@ -22,11 +22,11 @@
 // # Assertions
 //
 //   - [RequireRDP], [CheckRDP], [AuditRDP], [MakeRDP]: (λ, ε)-Rényi DP, by the
-//     softmax-floored Rényi lower bound of seed 002.
+//     softmax-floored Rényi lower bound of [KAD24].
 //   - [RequireDP], [CheckDP], [AuditDP], [MakeDP]: pure ε-DP, by the local
-//     approach of seed 003, with a Rényi cross-check.
+//     approach of [AKD22], with a Rényi cross-check.
 //   - [AuditDataCentricDP]: the privacy level of one fixed dataset against
-//     its neighbours (seed 003, eq. (5)).
+//     its neighbours ([AKD22], eq. (5)).
 //   - [RDPBound], [RDPBoundDiscrete]: a lower bound from outputs recorded
 //     elsewhere; package assert has the matching assertions.
 //

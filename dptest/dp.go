@@ -19,7 +19,7 @@ const CrossCheckOrder = 2
 //
 //	|ln f_X(t) − ln f_Y(t)| ≤ ε   for all outputs t and neighbours X, Y.
 //
-// It audits by the local approach of seed 003: for every candidate pair
+// It audits by the local approach of [AKD22]: for every candidate pair
 // (found as by [RequireRDP]) and both directions, the screening estimates
 // the privacy loss ℓ̂(t) = ln f̂_X(t) − ln f̂_Y(t) with truncated density
 // estimates (TDDE for discrete outputs, TKDE for real ones, Algorithms 1–2)
@@ -79,7 +79,7 @@ func MakeDP[D any](m Mechanism[D], eps float64, opts ...Option) func(*testing.T)
 }
 
 // AuditDataCentricDP bounds the data-centric privacy level of one dataset x
-// (seed 003, eq. (5)),
+// ([AKD22], eq. (5)),
 //
 //	ε_x = sup over neighbours x′ of ε_{x,x′},
 //

@@ -71,7 +71,7 @@ func TestDPBrokenMechanismsFail(t *testing.T) {
 	})
 	t.Run("svt6", func(t *testing.T) {
 		// SVT6's violating outputs are rare answer sequences: it takes the
-		// default sample size (seed 003 used 10⁵ and 5·10⁵).
+		// default sample size ([AKD22] used 10⁵ and 5·10⁵).
 		m := mechanisms.SVT6{Eps: eps, T: 1}
 		dpFailing(t, dptest.Discrete(m.Sample), eps, queryPairs(10), dptest.Candidates(0))
 	})
@@ -122,7 +122,7 @@ func TestDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
 
 func TestDataCentricDP(t *testing.T) {
 	// Report noisy max at ε = 1.5 on q = 0⁶ against all its neighbours in
-	// {0,1}⁶: the data-centric level is about half of ε (seed 003, Fig. 5).
+	// {0,1}⁶: the data-centric level is about half of ε ([AKD22], Fig. 5).
 	rnm := mechanisms.ReportNoisyMax{Eps: 1.5}
 	x := make([]float64, 6)
 	var neighbours [][]float64

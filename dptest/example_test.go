@@ -75,7 +75,7 @@ func ExamplePairs() {
 }
 
 // Property-based candidates: a rapid generator of add/remove neighbours for
-// the private mean with a private count of seed 004 (ε = 1, so its RDP at any
+// the private mean with a private count of [KMRS24] (ε = 1, so its RDP at any
 // order is at most ε).
 func ExampleNeighbors() {
 	m := mechanisms.DPMean{Eps: 1}
@@ -112,7 +112,7 @@ func ExampleRDPBound() {
 	// 1.0 true <nil>
 }
 
-// AuditDP audits a pure-DP claim by the local approach of seed 003 and names
+// AuditDP audits a pure-DP claim by the local approach of [AKD22] and names
 // the output where the privacy loss peaks. The Laplace mechanism with scale
 // 1/ε is ε-DP; with half that noise the loss doubles.
 func ExampleAuditDP() {

@@ -169,7 +169,7 @@ func Candidates(n int) Option {
 }
 
 // Region sets the region C of real outputs over which a DP audit searches
-// for the largest privacy loss (seed 003, eq. (21)); by default it is the
+// for the largest privacy loss ([AKD22], eq. (21)); by default it is the
 // range of the middle 99.8% of a pilot sample of both datasets. The loss
 // outside C is not seen, so C should cover the outputs where a violation is
 // suspected, but a region reaching far into the tails, where few outputs
@@ -182,7 +182,7 @@ func Region(lo, hi float64) Option {
 }
 
 // Floor sets the floor τ of the truncated density estimates of a DP audit's
-// screening (seed 003, Algorithms 1–2): a probability for discrete outputs, a
+// screening ([AKD22], Algorithms 1–2): a probability for discrete outputs, a
 // density in output units for real ones. By default it is ten samples' worth:
 // 10/n for discrete outputs, 10/(n·h) for real ones with bandwidth h. It
 // panics unless τ > 0.

@@ -17,7 +17,7 @@ import (
 // It searches for the most divergent neighbouring pair (explicit [Pairs],
 // then pairs drawn from [Neighbors]; for D = []float64 and no candidates,
 // fixtures.Canonical(10) and fixtures.UnitCube(10)), confirms the most
-// divergent on fresh samples with the lower bound of seed 002 eq. (16), and
+// divergent on fresh samples with the lower bound of [KAD24] eq. (16), and
 // fails iff the confirmed bound exceeds ε. A pass means that no confident
 // violation was found, never that m is private.
 //

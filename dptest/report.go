@@ -32,7 +32,7 @@ type Report struct {
 	// peaks: a float64 for real outputs, the value itself for discrete ones.
 	Location any
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
-	// loss ℓ̂(t) in the direction above over the region searched (seed 003,
+	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
 	// Figures 2–3), from the screening sample.
 	LossCurve *LossCurve
 	// CrossCheck is, for a DP claim, the Rényi audit that ran beside the

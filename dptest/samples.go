@@ -5,7 +5,7 @@ import (
 )
 
 // Bound is a one-sided lower bound on a Rényi divergence D_λ(P ‖ Q) computed
-// from recorded outputs X₁…X_n ∼ P and Y₁…Y_m ∼ Q (seed 002 eq. (16)):
+// from recorded outputs X₁…X_n ∼ P and Y₁…Y_m ∼ Q ([KAD24] eq. (16)):
 // P(D_λ(P ‖ Q) ≥ LowerBound) ≥ Confidence, asymptotically.
 type Bound struct {
 	Lambda     float64

@@ -7,7 +7,7 @@ import (
 	"github.com/dptest/dptest/internal/numeric"
 )
 
-// Laplace is the Laplace mechanism on the sum statistic of seed 002
+// Laplace is the Laplace mechanism on the sum statistic of [KAD24]
 // Section IV-B: for a dataset x ∈ [0,1]^m (sensitivity Δ = 1),
 //
 //	M(x) = Σᵢ xᵢ + Y,   Y ∼ Lap(0, b),   density exp(−|t|/b)/(2b).
@@ -24,7 +24,7 @@ func (m Laplace) Sample(r *rand.Rand, x []float64) float64 {
 }
 
 // RDP returns D_λ(M(x) ‖ M(x′)) for the canonical pair, the mechanism's exact
-// Rényi DP (seed 002 Section IV-B; Mironov 2017, Table II):
+// Rényi DP ([KAD24] Section IV-B; Mironov 2017, Table II):
 //
 //	ε(λ) = 1/(λ−1) · log{ λ/(2λ−1) · exp((λ−1)/b) + (λ−1)/(2λ−1) · exp(−λ/b) },
 //
@@ -41,13 +41,13 @@ func (m Laplace) RDP(lambda float64) float64 {
 }
 
 // Epsilon returns the pure-DP level 1/b of the Laplace mechanism with
-// sensitivity 1 (seed 002, Example 1).
+// sensitivity 1 ([KAD24], Example 1).
 func (m Laplace) Epsilon() float64 {
 	mustPositive("Laplace", "B", m.B)
 	return 1 / m.B
 }
 
-// Gaussian is the Gaussian mechanism on the sum statistic of seed 002
+// Gaussian is the Gaussian mechanism on the sum statistic of [KAD24]
 // Section IV-B: for x ∈ [0,1]^m (sensitivity Δ = 1),
 //
 //	M(x) = Σᵢ xᵢ + Y,   Y ∼ N(0, σ²).
@@ -64,7 +64,7 @@ func (m Gaussian) Sample(r *rand.Rand, x []float64) float64 {
 }
 
 // RDP returns the exact Rényi DP of the Gaussian mechanism with sensitivity 1
-// (seed 002 Section IV-B),
+// ([KAD24] Section IV-B),
 //
 //	ε(λ) = λ / (2σ²),
 //

@@ -26,7 +26,7 @@ func TestLaplaceRDPMatchesQuadrature(t *testing.T) {
 }
 
 func TestLaplaceRDPPaperValues(t *testing.T) {
-	// Seed 002 IV-B, b = 5: ε(λ) from the printed closed form, evaluated
+	// [KAD24] IV-B, b = 5: ε(λ) from the printed closed form, evaluated
 	// independently here with plain exp/log (no overflow at these sizes).
 	for _, l := range []float64{2, 5, 7} {
 		want := math.Log(l/(2*l-1)*math.Exp((l-1)/5)+(l-1)/(2*l-1)*math.Exp(-l/5)) / (l - 1)

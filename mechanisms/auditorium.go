@@ -7,7 +7,7 @@ import (
 )
 
 // minNoisyCount is the floor 10⁻¹² of the noisy count ñ = max{10⁻¹², n + τ}
-// (seed 004, Section 6.1).
+// ([KMRS24], Section 6.1).
 const minNoisyCount = 1e-12
 
 // meanParams resolves and checks the shared parameters of the mean
@@ -47,7 +47,7 @@ func gaussianFactor(mech string, delta float64) float64 {
 	return math.Sqrt(2 * math.Log(1.25/delta))
 }
 
-// DPMean is the private mean with a private count of seed 004, Section 6.1
+// DPMean is the private mean with a private count of [KMRS24], Section 6.1
 // ("DPLaplace"):
 //
 //	ñ = max{10⁻¹², n + τ},   τ ~ Lap(2/ε),
@@ -55,7 +55,7 @@ func gaussianFactor(mech string, delta float64) float64 {
 //
 // with n = len(x), each record clipped to [Lo, Hi] (default [0, 1]) as in
 // DP-Auditorium, and Δ = max(|Lo|, |Hi|), the add/remove sensitivity of the
-// clipped sum (Δ = 1 for [0, 1], which gives seed 004's scale 2/(ñε)).
+// clipped sum (Δ = 1 for [0, 1], which gives [KMRS24]'s scale 2/(ñε)).
 // Neighbours are add/remove (x′ is x with one record more or less), as for
 // every mean mechanism of this file, so n itself is private.
 //
@@ -87,7 +87,7 @@ func (m DPMean) Epsilon() float64 {
 	return m.Eps
 }
 
-// NonDPLaplace1 is the first broken mean of seed 004, Section 6.1, which
+// NonDPLaplace1 is the first broken mean of [KMRS24], Section 6.1, which
 // divides by, and scales its noise with, the true count n:
 //
 //	M(x) = Σ_i clip(x_i) / n + ρ₂,   ρ₂ ~ Lap(2Δ/(nε)).
@@ -125,7 +125,7 @@ func (m NonDPLaplace1) Epsilon() float64 {
 	return math.Inf(1)
 }
 
-// NonDPLaplace2 is the second broken mean of seed 004, Section 6.1, which
+// NonDPLaplace2 is the second broken mean of [KMRS24], Section 6.1, which
 // privatises the count to set its noise scale but divides by the true count:
 //
 //	ñ = max{10⁻¹², n + τ},   τ ~ Lap(2/ε),
@@ -134,7 +134,7 @@ func (m NonDPLaplace1) Epsilon() float64 {
 // It claims ε-DP (ClaimedEpsilon) but is not ε-DP: when ñ exceeds n the
 // noise is too small for the change 1/(n+1) of the mean. For example at
 // ε = 0.01, x = (1), x′ = (1, 0), the log density ratio at t = 1 is about
-// 0.81, eighty times ε. Seed 004 gives no value for its true level and we
+// 0.81, eighty times ε. [KMRS24] gives no value for its true level and we
 // know no closed form, so it has no Epsilon method. Sample returns NaN when
 // len(x) = 0. Parameters and panics as for [DPMean], with "NonDPLaplace2" in
 // the messages.
@@ -180,12 +180,12 @@ func gaussianMeanClaimedRDP(lambda, eps, kappa float64) float64 {
 	return laplaceRDPCount(lambda, 2/eps) + lambda*eps*eps/(8*kappa*kappa)
 }
 
-// NonDPGaussian1 is the Gaussian analogue of [NonDPLaplace1] (seed 004,
+// NonDPGaussian1 is the Gaussian analogue of [NonDPLaplace1] ([KMRS24],
 // Section 6.1):
 //
 //	M(x) = Σ_i clip(x_i) / n + N(0, σ_n²),   σ_n = 2κΔ/(nε),   κ = √(2 ln(1.25/δ)).
 //
-// Seed 004 describes NonDPGaussian1 and NonDPGaussian2 only as "analogs of
+// [KMRS24] describes NonDPGaussian1 and NonDPGaussian2 only as "analogs of
 // NonDPLaplace1 and NonDPLaplace2 but that add Gaussian noise instead of
 // Laplace noise"; following DP-Auditorium's mean mechanism, the Laplace noise
 // of scale 2Δ/(nε) (resp. 2Δ/(ñε)) becomes Gaussian noise of standard
@@ -199,7 +199,7 @@ func gaussianMeanClaimedRDP(lambda, eps, kappa float64) float64 {
 //	R_Lap(λ; b) = 1/(λ−1) · ln( λ/(2λ−1) · e^{(λ−1)/b} + (λ−1)/(2λ−1) · e^{−λ/b} ),
 //
 // the RDP of the Laplace count (Mironov, "Rényi differential privacy",
-// Proposition 6) plus that of the Gaussian sum, by RDP composition. Seed 004
+// Proposition 6) plus that of the Gaussian sum, by RDP composition. [KMRS24]
 // tests them with its Rényi tester at α = 1.5 (Section 6, Table 1).
 //
 // The true RDP curve of NonDPGaussian1, over datasets with at least one
@@ -212,7 +212,7 @@ func gaussianMeanClaimedRDP(lambda, eps, kappa float64) float64 {
 //
 // (every term of D_λ between sizes n and n+1 grows as n shrinks, and the
 // reverse direction is smaller; the tests check both over a range of n). It
-// is thus not RDP at seed 004's α = 1.5. Sample returns NaN when len(x) = 0.
+// is thus not RDP at [KMRS24]'s α = 1.5. Sample returns NaN when len(x) = 0.
 //
 // The zero value is invalid: Eps must be positive and finite ("mechanisms:
 // NonDPGaussian1.Eps must be positive and finite, got …"), Delta must lie in
@@ -264,7 +264,7 @@ func (m NonDPGaussian1) RDP(lambda float64) float64 {
 	return -math.Ln2 - math.Log(4-3*lambda)/(2*(lambda-1)) + lambda*rr*rr/(2*c*c*(4-3*lambda))
 }
 
-// NonDPGaussian2 is the Gaussian analogue of [NonDPLaplace2] (seed 004,
+// NonDPGaussian2 is the Gaussian analogue of [NonDPLaplace2] ([KMRS24],
 // Section 6.1):
 //
 //	ñ = max{10⁻¹², n + τ},   τ ~ Lap(2/ε),
@@ -275,16 +275,16 @@ func (m NonDPGaussian1) RDP(lambda float64) float64 {
 //	ClaimedRDP(λ) = R_Lap(λ; 2/ε) + λε²/(8κ²)
 //
 // (see [NonDPGaussian1] for the construction). Whether it meets that claim
-// depends on ε. Seed 004 gives no value for its true level and we know no
+// depends on ε. [KMRS24] gives no value for its true level and we know no
 // closed form, so it has no RDP method; quadrature of the output densities
 // (internal/experiments/nondpgaussian2, over all add/remove pairs of
 // datasets of up to four records in {0, 1}) gives, at δ = 10⁻⁵:
 //
 //	ε = 0.01: max D_λ = 0.0032, 0.0043, 0.011 at λ = 1.5, 2, 5, about 165
 //	          times ClaimedRDP, at D(M(x)‖M(x′)), x = (1, 0), x′ = (0) or (1):
-//	          the claim is false (seed 004 Table 1 detects it at this ε);
+//	          the claim is false ([KMRS24] Table 1 detects it at this ε);
 //	ε = 1:    max D_λ = 0.112, 0.148, 0.303, 0.69–0.79 times ClaimedRDP:
-//	          the claim holds on those datasets (no tester of seed 004
+//	          the claim holds on those datasets (no tester of [KMRS24]
 //	          detects it at this ε either).
 //
 // Sample returns NaN when len(x) = 0. Parameters and panics as for
@@ -323,7 +323,7 @@ func (m NonDPGaussian2) ClaimedRDP(lambda float64) float64 {
 }
 
 // ScaledGD is one step of DP gradient descent on a one-dimensional model
-// whose noise is S times the noise its accounting assumes (seed 004,
+// whose noise is S times the noise its accounting assumes ([KMRS24],
 // Section 6.5). The model is the mean-estimation loss ℓ(θ; x) = (θ − x)²/2,
 // so the per-record gradient at θ₀ is θ₀ − x_i, clipped to [−G, G]:
 //
@@ -336,7 +336,7 @@ func (m NonDPGaussian2) ClaimedRDP(lambda float64) float64 {
 //
 //	ClaimedRDP(λ) = λ/(2σ²),
 //
-// the standard Gaussian-mechanism RDP (seed 004, Section 6.5: "a standard
+// the standard Gaussian-mechanism RDP ([KMRS24], Section 6.5: "a standard
 // Rényi differential privacy accounting framework"), while the true level is
 //
 //	RDP(λ) = λ/(2S²σ²),

@@ -10,7 +10,7 @@ import (
 )
 
 // amMix returns E[g(ñ)] for the noisy count ñ = max{10⁻¹², n + τ},
-// τ ~ Lap(2/ε) of seed 004, Section 6.1: the atom P(n + τ ≤ 10⁻¹²)·g(10⁻¹²)
+// τ ~ Lap(2/ε) of [KMRS24], Section 6.1: the atom P(n + τ ≤ 10⁻¹²)·g(10⁻¹²)
 // plus ∫_{u > 10⁻¹²} f_τ(u − n) g(u) du by quadrature, cut geometrically
 // near 0 (g may vary on any scale there) and at the given break points.
 func amMix(n int, eps float64, g func(u float64) float64, breaks []float64) float64 {

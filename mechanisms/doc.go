@@ -1,4 +1,4 @@
-// Package mechanisms holds reference mechanisms from the seed papers, correct
+// Package mechanisms holds reference mechanisms from the papers dptest builds on, correct
 // and deliberately broken, each with its exact privacy curve, so that every
 // estimator in dptest can be checked against the truth.
 //
@@ -12,16 +12,16 @@
 // range make Sample and the privacy methods panic with a message prefixed
 // "mechanisms: "; each type's doc comment says which zero values are invalid.
 //
-// Rényi-DP references (seed 002, Section IV-B; the canonical pair
+// Rényi-DP references ([KAD24], Section IV-B; the canonical pair
 // x = (1,0,…,0), x′ = (0,…,0) of eq. (21) attains the worst case), each with
 // RDP(λ) = D_λ(M(x) ‖ M(x′)):
 //
 //   - [Laplace], [Gaussian], [SubsampledLaplace], [SubsampledGaussian],
 //     [RandomizedResponse], [ShuffledRR], [NoisyGD];
 //   - [SampledGaussianRDP] and [SampledGaussianRDPBound], the exact RDP of the
-//     sampled Gaussian mechanism and its closed-form bound (seed 001).
+//     sampled Gaussian mechanism and its closed-form bound ([MTZ19]).
 //
-// Pure-DP references (seed 003, Section V), each with Epsilon(), +Inf when
+// Pure-DP references ([AKD22], Section V), each with Epsilon(), +Inf when
 // the mechanism is not private:
 //
 //   - [ReportNoisyMax], [ExponentialMechanism], [ContinuousNoisyMax];
@@ -29,7 +29,7 @@
 //     [SVT1], [SVT2] (ε-DP), [SVT4] ((1+6c)ε/4-DP), and the broken [SVT3],
 //     [SVT5], [SVT6].
 //
-// Mean mechanisms with a private count under add/remove neighbours (seed 004,
+// Mean mechanisms with a private count under add/remove neighbours ([KMRS24],
 // Section 6.1), correct and deliberately broken: [DPMean], [NonDPLaplace1],
 // [NonDPLaplace2], [NonDPGaussian1], [NonDPGaussian2]; and [ScaledGD]
 // (Section 6.5), a DP-GD step whose noise is S times what its accounting

@@ -183,7 +183,7 @@ func geomBreaks(lo, hi, r float64) []float64 {
 	return b
 }
 
-// canonical10 is the canonical pair of seed 002 eq. (21) with m = 10.
+// canonical10 is the canonical pair of [KAD24] eq. (21) with m = 10.
 func canonical10() (x, y []float64) {
 	x = make([]float64, 10)
 	y = make([]float64, 10)

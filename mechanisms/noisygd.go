@@ -7,7 +7,7 @@ import (
 )
 
 // NoisyGD is noisy gradient descent, Algorithm 1 of Chourasia, Ye and
-// Mahloujifar as run in seed 002 Section IV-B, on the loss
+// Mahloujifar as run in [KAD24] Section IV-B, on the loss
 // l(θ, xᵢ) = (θ − xᵢ)²/2 with θ₀ = 0 and Θ = ℝ (no projection):
 //
 //	g(θ, x)   = Σᵢ ∇l(θ, xᵢ) = Σᵢ (θ − xᵢ),

@@ -6,12 +6,12 @@ import (
 	"math/rand/v2"
 )
 
-// Pure-DP references of seed 003 (Askin, Kutta, Dette), Section V and
+// Pure-DP references of [AKD22] (Askin, Kutta, Dette), Section V and
 // Example 1. Each type's Epsilon is the exact privacy level, the supremum over
-// neighbouring inputs of sup_t |ln f_x(t) − ln f_x′(t)| (seed 003, Theorem 1),
+// neighbouring inputs of sup_t |ln f_x(t) − ln f_x′(t)| ([AKD22], Theorem 1),
 // not merely an upper bound.
 
-// ReportNoisyMax is Report Noisy Max with Laplace noise (seed 003, Section V,
+// ReportNoisyMax is Report Noisy Max with Laplace noise ([AKD22], Section V,
 // "Report Noisy Max"; Ding et al., Algorithm 5). The dataset x holds the
 // answers q_1, …, q_d of d counting queries of sensitivity 1, and the output
 // is the index of the largest noisy answer,
@@ -64,12 +64,12 @@ func (m ReportNoisyMax) Epsilon() float64 {
 //
 //	f_s(t) = λ exp(−λ|s − t|) / (2 − e^{−λs}),   t ≥ 0.
 //
-// As in seed 003 (Example 1, where the database holds one individual's data),
+// As in [AKD22] (Example 1, where the database holds one individual's data),
 // the dataset is the statistic itself: x = (s) has exactly one element, and
 // any two statistics in [1, 2] are neighbours. An x[0] outside [1, 2] is
 // clamped to it first, so the guarantee below holds for every input.
 //
-// It is ε-DP with the exact level of seed 003, Section V,
+// It is ε-DP with the exact level of [AKD22], Section V,
 //
 //	ε = λ + ln(2 − e^{−2λ}) − ln(2 − e^{−λ}),
 //
@@ -114,7 +114,7 @@ func (m ExponentialMechanism) Epsilon() float64 {
 	return l + math.Log(2-math.Exp(-2*l)) - math.Log(2-math.Exp(-l))
 }
 
-// ContinuousNoisyMax is the continuous Noisy Max of seed 003, Example 1 and
+// ContinuousNoisyMax is the continuous Noisy Max of [AKD22], Example 1 and
 // Section V (Ding et al., Algorithm 7): the dataset is one individual's
 // vector v ∈ [0, 1]^k, and the output is the largest noisy component,
 //

@@ -159,7 +159,7 @@ func TestExponentialMechanismEpsilon(t *testing.T) {
 		assert.InDelta(t, m.Epsilon(), worst, 1e-9, "λ=%v", lambda)
 		assert.Less(t, m.Epsilon(), 2*lambda)
 	}
-	// ε = 2λ − 3λ² + O(λ³): "ε ≈ 2λ for small λ" (seed 003, Section V).
+	// ε = 2λ − 3λ² + O(λ³): "ε ≈ 2λ for small λ" ([AKD22], Section V).
 	assert.InDelta(t, 2e-4-3e-8, ExponentialMechanism{Lambda: 1e-4}.Epsilon(), 1e-11)
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // rrBit reports one record by binary randomized response with parameter ε₀:
-// the true bit with probability e^{ε₀}/(1+e^{ε₀}), its flip otherwise (seed 002
+// the true bit with probability e^{ε₀}/(1+e^{ε₀}), its flip otherwise ([KAD24]
 // Section IV-B). A record v ∈ [0,1] (values outside are clamped) is reported
 // as 1 with probability (1−v)p₀ + v(1−p₀), p₀ = 1/(1+e^{ε₀}): for v ∈ {0,1}
 // this is binary RR, and since every output probability stays in [p₀, 1−p₀]
@@ -35,7 +35,7 @@ func checkRR(mech string, eps0 float64, m, n int) {
 }
 
 // RandomizedResponse is local binary randomized response on each of the M
-// records (seed 002 Section IV-B):
+// records ([KAD24] Section IV-B):
 //
 //	A(x) = (R₁(x₁), …, R_M(x_M)),   Rᵢ(xᵢ) = xᵢ w.p. e^{ε₀}/(1+e^{ε₀}), 1−xᵢ otherwise.
 //
@@ -67,7 +67,7 @@ func rrReports(r *rand.Rand, x []float64, eps0 float64) uint64 {
 	return out
 }
 
-// RDP returns the exact Rényi DP of RR (seed 002 Section IV-B), attained when
+// RDP returns the exact Rényi DP of RR ([KAD24] Section IV-B), attained when
 // one record flips from 1 to 0:
 //
 //	ε(λ) = 1/(λ−1) · log{ (e^{ε₀}/(e^{ε₀}+1))^λ (1/(e^{ε₀}+1))^{1−λ}
@@ -86,7 +86,7 @@ func (m RandomizedResponse) RDP(lambda float64) float64 {
 }
 
 // ShuffledRR is binary randomized response followed by a uniform shuffle of
-// the M reports (seed 002 Section IV-B, the shuffle model). A shuffled bit
+// the M reports ([KAD24] Section IV-B, the shuffle model). A shuffled bit
 // vector carries exactly the information of its number of ones, so Sample
 // returns that count, an int in [0, M]. Eps0 must be ≥ 0 and M in [1, 64];
 // datasets must have exactly M records.
@@ -102,14 +102,14 @@ func (m ShuffledRR) Sample(r *rand.Rand, x []float64) int {
 }
 
 // RDP returns D_λ(p ‖ q) for the canonical pair x = (1,0,…,0), x′ = (0,…,0),
-// p = A(x), q = A(x′) (seed 002 Section IV-B, a lower bound on the
+// p = A(x), q = A(x′) ([KAD24] Section IV-B, a lower bound on the
 // mechanism's RDP). With Z ∼ Bin(M, p₀), p₀ = 1/(e^{ε₀}+1), the likelihood
 // ratio is L(k) = 1 + (k − Mp₀)(e^{2ε₀}−1)/(M e^{ε₀}), so for integer λ
 //
 //	ε(λ) = 1/(λ−1) · log{ 1 + C(λ,2)(e^{ε₀}−1)²/(M e^{ε₀})
 //	                    + Σ_{j=3}^{λ} C(λ,j) ((e^{2ε₀}−1)/(M e^{ε₀}))^j E[(Z − Mp₀)^j] },
 //
-// the formula of seed 002 with the binomial central moments computed
+// the formula of [KAD24] with the binomial central moments computed
 // exactly by summation over k = 0..M. For fractional λ (and as an
 // independent check) it sums E_q[L(Z)^λ] over k directly; the moment form
 // is used for integer λ ≤ 20, where its alternating terms lose no precision.

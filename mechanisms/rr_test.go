@@ -97,7 +97,7 @@ func TestShuffledRRRDPBySummation(t *testing.T) {
 		}
 		require.InEpsilon(t, c.e, m.RDP(math.Inf(1)), 1e-12)
 	}
-	// Shuffling reduces RR's divergence by more than 60% (seed 002 IV-B).
+	// Shuffling reduces RR's divergence by more than 60% ([KAD24] IV-B).
 	for _, l := range []float64{2, 5, 7} {
 		require.Less(t, ShuffledRR{Eps0: 1.5, M: 10}.RDP(l), 0.4*RandomizedResponse{Eps0: 1.5, M: 10}.RDP(l))
 	}

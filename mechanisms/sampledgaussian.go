@@ -11,17 +11,17 @@ const maxSeriesTerms = 100000
 
 // SampledGaussianRDP returns the exact Rényi DP of order λ of one step of the
 // sampled Gaussian mechanism with sampling rate q and noise σ applied to a
-// function of ℓ2-sensitivity 1 (seed 001, Section 3.3):
+// function of ℓ2-sensitivity 1 ([MTZ19], Section 3.3):
 //
 //	ε(λ) = log(A_λ) / (λ − 1),   A_λ = E_{z∼μ₀}[((1−q) + q μ₁(z)/μ₀(z))^λ],
 //
-// with μ₀ = N(0, σ²) and μ₁ = N(1, σ²); by seed 001 Theorem 4 this is
+// with μ₀ = N(0, σ²) and μ₁ = N(1, σ²); by [MTZ19] Theorem 4 this is
 // D_λ((1−q)μ₀ + qμ₁ ‖ μ₀), the RDP of the mechanism. For integer λ
 //
 //	A_λ = Σ_{k=0}^{λ} C(λ,k) (1−q)^{λ−k} q^k exp((k²−k)/(2σ²)),
 //
 // summed as a log-sum-exp. For fractional λ, A_λ is the sum of the two
-// convergent series of seed 001 eq. (12), split at z₁ = ½ + σ² ln(1/q − 1),
+// convergent series of [MTZ19] eq. (12), split at z₁ = ½ + σ² ln(1/q − 1),
 //
 //	A₀ = Σ_k C(λ,k) (1−q)^{λ−k} q^k     exp((k²−k)/(2σ²)) · ½ erfc((k − z₁)/(√2σ)),
 //	A₁ = Σ_k C(λ,k) (1−q)^k     q^{λ−k} exp(((λ−k)²−(λ−k))/(2σ²)) · ½ erfc((z₁ − (λ−k))/(√2σ)),
@@ -97,7 +97,7 @@ func sampledGaussianLogAFrac(q, sigma, lambda float64) float64 {
 	return math.Inf(1)
 }
 
-// SampledGaussianRDPBound returns the closed-form bound of seed 001
+// SampledGaussianRDPBound returns the closed-form bound of [MTZ19]
 // Theorem 11,
 //
 //	ε(λ) ≤ 2q²λ/σ²,

@@ -8,7 +8,7 @@ import (
 )
 
 // poissonSubsampledSum returns Σᵢ Zᵢxᵢ with Zᵢ ∼ Ber(γ) independent: the sum
-// over the Poisson subsample Γ(x) of seed 002 eq. (22).
+// over the Poisson subsample Γ(x) of [KAD24] eq. (22).
 func poissonSubsampledSum(r *rand.Rand, x []float64, gamma float64) float64 {
 	s := 0.0
 	for _, v := range x {
@@ -20,13 +20,13 @@ func poissonSubsampledSum(r *rand.Rand, x []float64, gamma float64) float64 {
 }
 
 // SubsampledGaussian is the Gaussian mechanism run on a Poisson subsample
-// (seed 002 Section IV-B, eq. (22)): each record is kept independently with
+// ([KAD24] Section IV-B, eq. (22)): each record is kept independently with
 // probability γ, then
 //
 //	M(x) = Σ_{i kept} xᵢ + Y,   Y ∼ N(0, σ²).
 //
 // On the canonical pair M(x) = (1−γ)N(0,σ²) + γN(1,σ²) and M(x′) = N(0,σ²),
-// which is the worst case of seed 001 Theorem 4. Sigma must be positive and
+// which is the worst case of [MTZ19] Theorem 4. Sigma must be positive and
 // Gamma in (0, 1]; the zero value panics.
 type SubsampledGaussian struct {
 	Sigma float64 // noise standard deviation σ > 0
@@ -40,7 +40,7 @@ func (m SubsampledGaussian) Sample(r *rand.Rand, x []float64) float64 {
 }
 
 // RDP returns the exact D_λ(M(x) ‖ M(x′)) for the canonical pair,
-// [SampledGaussianRDP](γ, σ, λ) (seed 001 Section 3.3). It panics unless λ > 1.
+// [SampledGaussianRDP](γ, σ, λ) ([MTZ19] Section 3.3). It panics unless λ > 1.
 func (m SubsampledGaussian) RDP(lambda float64) float64 {
 	m.check()
 	return SampledGaussianRDP(m.Gamma, m.Sigma, lambda)
@@ -52,7 +52,7 @@ func (m SubsampledGaussian) check() {
 }
 
 // SubsampledLaplace is the Laplace mechanism run on a Poisson subsample
-// (seed 002 Section IV-B, eq. (22)):
+// ([KAD24] Section IV-B, eq. (22)):
 //
 //	M(x) = Σ_{i kept} xᵢ + Y,   Y ∼ Lap(0, b),
 //
@@ -100,7 +100,7 @@ func (m SubsampledLaplace) RDP(lambda float64) float64 {
 	return numeric.LogSumExp([]float64{left, mid, right}) / (lambda - 1)
 }
 
-// RDPBound returns the Poisson-subsampling RDP formula printed in seed 002
+// RDPBound returns the Poisson-subsampling RDP formula printed in [KAD24]
 // Section IV-B (from Zhu and Wang, "Poisson subsampled Rényi differential
 // privacy", 2019), for integer λ ≥ 2:
 //

@@ -12,7 +12,7 @@ func TestSubsampledGaussianRDPIsSampledGaussian(t *testing.T) {
 	for _, l := range []float64{2, 5, 7} {
 		require.Equal(t, SampledGaussianRDP(0.5, 5, l), m.RDP(l))
 		// Poisson subsampling at γ = 0.5 cuts the Gaussian's RDP by > 70%
-		// at these orders (seed 002 IV-B).
+		// at these orders ([KAD24] IV-B).
 		require.Less(t, m.RDP(l), 0.3*Gaussian{Sigma: 5}.RDP(l))
 	}
 }

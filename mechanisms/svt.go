@@ -62,8 +62,8 @@ func mustCutoff(mech string, c int) {
 //
 // SVT1…SVT6 are the Sparse Vector Techniques of Lyu, Su and Li,
 // "Understanding the Sparse Vector Technique for Differential Privacy"
-// (PVLDB 10(6), 2017), Algorithms 1-6 and their Table 1, cited as seed 003
-// [33] and seed 004 [31]; seed 003, Section V audits SVT2 and SVT4-SVT6 with
+// (PVLDB 10(6), 2017), Algorithms 1-6 and their Table 1, cited as [AKD22]
+// [33] and [KMRS24] [31]; [AKD22], Section V audits SVT2 and SVT4-SVT6 with
 // T = 1 and c = 1. The dataset x is the sequence of query answers
 // q_1, q_2, … (in order), each of sensitivity Δ = 1: neighbouring inputs are
 // answer sequences of the same length with |q_i − q′_i| ≤ 1 for every i.
@@ -138,7 +138,7 @@ func (m SVT1) Epsilon() float64 { m.check(); return m.Eps }
 //	ε₁ = ε/2, ρ = Lap(cΔ/ε₁), ε₂ = ε − ε₁, ν_i = Lap(2cΔ/ε₁);
 //	⊤ if q_i + ν_i ≥ T + ρ, then ρ = Lap(cΔ/ε₂); stop after c ⊤s.
 //
-// It is ε-DP, and ε is the exact supremum (see [SVT1]). Seed 003,
+// It is ε-DP, and ε is the exact supremum (see [SVT1]). [AKD22],
 // Section V audits it with T = 1, c = 1. Parameter checks and panics are
 // those of [SVT1], with "SVT2" in the messages.
 type SVT2 struct {
@@ -179,7 +179,7 @@ func (m SVT2) Epsilon() float64 { m.check(); return m.Eps }
 //
 // (knowing a caps ρ at a − T, so the m answers ⊥ each cost ε₂/c), which is
 // unbounded in m. Its output mixes a discrete pattern and real values, so it
-// is neither a discrete nor a continuous mechanism (seed 003, Section III);
+// is neither a discrete nor a continuous mechanism ([AKD22], Section III);
 // Sample returns both in a comparable [SVT3Output]. The pattern alone,
 // [SVT3.SamplePattern], is SVT1 with half of SVT1's query noise and is
 // exactly (3/2)ε-DP ([SVT3.PatternEpsilon]: ε₁ + 2ε₂).
@@ -272,9 +272,9 @@ func (m SVT3) PatternEpsilon() float64 { m.check(); return 1.5 * m.Eps }
 //	ε₁ = ε/4, ρ = Lap(Δ/ε₁), ε₂ = ε − ε₁, ν_i = Lap(Δ/ε₂);
 //	⊤ if q_i + ν_i ≥ T + ρ, stop after c ⊤s.
 //
-// It is not ε-DP as claimed but ((1+6c)/4)ε-DP (their Theorem 4; seed 004,
+// It is not ε-DP as claimed but ((1+6c)/4)ε-DP (their Theorem 4; [KMRS24],
 // Section 6.1), and that level is the exact supremum: ε₁ + 2cε₂ =
-// ε/4 + 2c·3ε/4. Seed 003, Section V audits a rescaled SVT4 that meets its
+// ε/4 + 2c·3ε/4. [AKD22], Section V audits a rescaled SVT4 that meets its
 // target ε₀; this type is the original, so use Eps = 4ε₀/(1+6c) for that.
 // Parameter checks and panics are those of [SVT1], with "SVT4" in the
 // messages.

@@ -228,7 +228,7 @@ func TestSVTSamplers(t *testing.T) {
 }
 
 // The finite levels bound the privacy loss of every output on
-// Table-I-like neighbouring pairs (Ding et al., as in seed 003, Section V)
+// Table-I-like neighbouring pairs (Ding et al., as in [AKD22], Section V)
 // and are approached by ⊥^m ⊤ sequences, so they are the exact suprema.
 func TestSVTEpsilonExact(t *testing.T) {
 	ones := []float64{1, 1, 1, 1, 1}

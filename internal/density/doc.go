@@ -1,8 +1,8 @@
 // Package density holds the sufficient statistics of a mechanism's outputs
-// and the density estimates built from them (seed 002 Section III-A):
+// and the density estimates built from them ([KAD24] Section III-A):
 //
 //   - [Freq], a frequency table of discrete outputs of any comparable type,
-//     whose relative frequencies are the estimator of seed 002 eq. (9);
+//     whose relative frequencies are the estimator of [KAD24] eq. (9);
 //   - [Grid] and [Binned], linear binning of real outputs onto an equispaced
 //     grid fixed before the sample (from a pilot sample, [GridFor]);
 //   - [Binned.Density], the Gaussian kernel density estimate of eq. (10) at

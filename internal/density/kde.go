@@ -14,7 +14,7 @@ const UndersmoothExponent = 0.05
 // Undersmooth returns h·n^(−UndersmoothExponent), the bandwidth the Rényi
 // estimator uses for a plug-in bandwidth h from n samples.
 //
-// Seed 002 (Section III-C, Assumption 1(2)) asks for a bandwidth below the
+// [KAD24] (Section III-C, Assumption 1(2)) asks for a bandwidth below the
 // density-optimal one, and its experiments (Section IV-A) raise KernSmooth's
 // dpik bandwidth to the power 1.1. That power depends on the unit of the
 // output: h^1.1 = h·h^0.1 shrinks a bandwidth of 0.01 by 37% but enlarges
@@ -25,7 +25,7 @@ func Undersmooth(h float64, n int) float64 {
 	return h * math.Pow(float64(max(n, 1)), -UndersmoothExponent)
 }
 
-// Density returns the Gaussian kernel density estimate of seed 002 eq. (10),
+// Density returns the Gaussian kernel density estimate of [KAD24] eq. (10),
 //
 //	f̂(t) = (1/(nh)) Σᵢ K((t − Xᵢ)/h),   K = standard normal density,
 //
@@ -277,7 +277,7 @@ var ErrNoSpread = errors.New("density: the sample has no spread on the grid (a p
 
 // PluginBandwidth returns the two-stage direct plug-in bandwidth of Wand and
 // Jones (Kernel Smoothing, 1995, §3.6), as computed by KernSmooth's dpik
-// (scalest = "minim", level = 2, normal kernel) that seed 002 Section IV-A
+// (scalest = "minim", level = 2, normal kernel) that [KAD24] Section IV-A
 // uses, from binned data:
 //
 //	s   = min(sd, IQR/1.349),        standardised by s below,

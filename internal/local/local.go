@@ -1,5 +1,5 @@
 // Package local implements the local approach to pure differential privacy
-// of seed 003 (Askin, Kutta, Dette): by Theorem 1 the privacy loss of two
+// of [AKD22] (Askin, Kutta, Dette): by Theorem 1 the privacy loss of two
 // neighbouring datasets is the supremum of the pointwise loss
 //
 //	ε_{x,x′} = sup_t ℓ_{x,x′}(t),   ℓ_{x,x′}(t) = |ln f_x(t) − ln f_{x′}(t)|,   (16), (18)
@@ -65,7 +65,7 @@ func (e Event) Contains(v float64) bool {
 }
 
 // Curve is the empirical loss ln f̂_x(t) − ln f̂_{x′}(t) of one direction on
-// the grid points of the region C, in output units (seed 003, Figure 3).
+// the grid points of the region C, in output units ([AKD22], Figure 3).
 type Curve struct {
 	T, Loss []float64
 }
@@ -90,7 +90,7 @@ type Bound struct {
 
 // CountBound bounds the loss ln P(A(x) ∈ E) − ln P(A(x′) ∈ E) of a fixed
 // event E from the counts cx of nx and cy of ny fresh samples that fell in
-// it, by the delta method of seed 003 Section IV-B:
+// it, by the delta method of [AKD22] Section IV-B:
 //
 //	ℓ̂ = ln p̂ − ln q̂,   σ̂²/c_N² = (1 − p̂)/(n_x p̂) + (1 − q̂)/(n_y q̂),
 //	LB = ℓ̂ − z_{1−α} σ̂/c_N,

@@ -9,7 +9,7 @@ import (
 
 // DiscreteFloorCount is the default floor of the truncated discrete density
 // estimator (TDDE, Algorithm 2), in samples: τ = DiscreteFloorCount/n, so a
-// value is never judged on fewer than ten draws. Seed 003 uses τ = 10⁻³ at
+// value is never judged on fewer than ten draws. [AKD22] uses τ = 10⁻³ at
 // n = 2·10⁴ and 10⁻⁴ at n = 10⁵ (Section V), 20 and 10 draws.
 const DiscreteFloorCount = 10
 
@@ -17,7 +17,7 @@ const DiscreteFloorCount = 10
 // the loss at each output before taking the maximiser t̂: the maximum of a
 // noisy curve over hundreds of bandwidths, or of many rarely seen values, is
 // otherwise found where the estimate is noisiest rather than where the loss
-// is largest (seed 003's DPL takes the plain argmax; its Proposition 1 holds
+// is largest ([AKD22]'s DPL takes the plain argmax; its Proposition 1 holds
 // for both).
 const PeakPenalty = 3
 

@@ -53,12 +53,12 @@ func LogSumExp(xs []float64) float64 {
 	return m + math.Log(s)
 }
 
-// SoftFloor is the softmax floor of seed 002 eq. (13),
+// SoftFloor is the softmax floor of [KAD24] eq. (13),
 //
 //	t_τ = β⁻¹ log(exp(βt) + exp(βτ)) = max(t,τ) + β⁻¹ log1p(exp(−β|t−τ|)),
 //
 // evaluated in the second form so that βt may be 10⁵ or more. It satisfies
-// t_τ ≥ max(t, τ) and t_τ − max(t, τ) ≤ log(2)/β (seed 002, Appendix B).
+// t_τ ≥ max(t, τ) and t_τ − max(t, τ) ≤ log(2)/β ([KAD24], Appendix B).
 func SoftFloor(t, tau, beta float64) float64 {
 	m, d := t, t-tau
 	if tau > t {
@@ -67,7 +67,7 @@ func SoftFloor(t, tau, beta float64) float64 {
 	return m + math.Log1p(math.Exp(-beta*d))/beta
 }
 
-// SoftFloorSlope is the derivative π(t) = ∂t_τ/∂t of [SoftFloor], seed 002
+// SoftFloorSlope is the derivative π(t) = ∂t_τ/∂t of [SoftFloor], [KAD24]
 // eq. (17),
 //
 //	π(t) = exp(βt) / (exp(βt) + exp(βτ)) = 1 / (1 + exp(−β(t−τ))),

@@ -19,7 +19,7 @@ func TestLogAddSubExp(t *testing.T) {
 	require.True(t, math.IsInf(LogSumExp(nil), -1))
 }
 
-// The softmax floor of seed 002 eq. (13) satisfies t_τ ≥ max(t, τ) and
+// The softmax floor of [KAD24] eq. (13) satisfies t_τ ≥ max(t, τ) and
 // t_τ − max(t, τ) ≤ log(2)/β (Appendix B), also at β·t far beyond exp's range.
 func TestSoftFloorProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {

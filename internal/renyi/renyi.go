@@ -1,5 +1,5 @@
 // Package renyi implements the softmax-floored plug-in estimator of the Rényi
-// divergence and its statistical lower bound (seed 002, Section III-B):
+// divergence and its statistical lower bound ([KAD24], Section III-B):
 //
 //	D̂ = D_λ(p̂, q̂_τ) = 1/(λ−1) · log ∫ p̂(t)^λ q̂_τ(t)^{1−λ} dt,
 //	ℓ̂(α) = D̂ + Φ⁻¹(α) σ̂ₙ/√n,                                              (16)
@@ -137,7 +137,7 @@ func (p Params) check(np, nq int64) error {
 }
 
 // Discrete estimates D_λ(p ‖ q) from frequency tables of two samples, summing
-// over every value seen in either (seed 002 eqs. (9) and (16)); values seen
+// over every value seen in either ([KAD24] eqs. (9) and (16)); values seen
 // fewer than TailCount times in both samples together are first merged into
 // one (see [Params.TailCount]).
 func Discrete[O comparable](p, q *density.Freq[O], par Params) (Result, error) {

@@ -7,7 +7,7 @@ import (
 )
 
 // RDP is the criterion of a Rényi-DP audit: D_λ(M(X) ‖ M(Y)), estimated and
-// bounded by the softmax-floored plug-in of seed 002 (package renyi).
+// bounded by the softmax-floored plug-in of [KAD24] (package renyi).
 func RDP[D any](m Mechanism[D], lambda float64, workers int) Criterion[D] {
 	return rdpCriterion[D]{m, lambda, workers}
 }
@@ -34,7 +34,7 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], n int, alpha f
 	return fromRenyi(a), fromRenyi(b), err
 }
 
-// DP is the criterion of a pure-DP audit by the local approach of seed 003:
+// DP is the criterion of a pure-DP audit by the local approach of [AKD22]:
 // the maximal loss ln f_X(t) − ln f_Y(t) over outputs t (screening, DPL),
 // confirmed on fresh samples at the event the screening chose (MPL).
 func DP[D any](m Mechanism[D], par LocalParams, workers int) Criterion[D] {

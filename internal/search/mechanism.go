@@ -3,7 +3,7 @@
 // every pair in both directions on modest samples, and confirms the most
 // divergent ones on fresh, larger samples with a lower bound at the verdict's
 // confidence (see [Run]). What is estimated is a [Criterion]: the Rényi
-// divergence of seed 002 ([RDP]) or the local pure-DP loss of seed 003 ([DP]).
+// divergence of [KAD24] ([RDP]) or the local pure-DP loss of [AKD22] ([DP]).
 package search
 
 import (
@@ -26,7 +26,7 @@ type Mechanism[D any] interface {
 	// in both directions, D(M(x) ‖ M(y)) and D(M(y) ‖ M(x)), from them.
 	Pair(seed uint64, x, y D, n int, par renyi.Params, workers int) (xy, yx renyi.Result, err error)
 	// Screen draws n outputs on x and n on y and estimates the maximal
-	// local privacy loss of both directions (seed 003, DPL).
+	// local privacy loss of both directions ([AKD22], DPL).
 	Screen(seed uint64, x, y D, n int, par LocalParams, workers int) (xy, yx local.Estimate, err error)
 	// Count draws n outputs on x and n on y and counts how many fall in
 	// each event.

@@ -135,7 +135,7 @@ func subSeed(seed uint64, label string, i int) uint64 {
 // and some candidate with probability at most K·α′² = α (Bonferroni). The
 // confirmation samples are never used for selection, so the selection in
 // steps 1–2 does not affect this. Only the bounds' own level α′ rests on the
-// normal approximation of seed 002, and at α = 10⁻⁴ that is α′ ≈ 0.7% (z ≈
+// normal approximation of [KAD24], and at α = 10⁻⁴ that is α′ ≈ 0.7% (z ≈
 // 2.45) rather than a tail of 10⁻⁴ (z ≈ 3.7), where a normal approximation
 // is far less trustworthy.
 func Run[D any](crit Criterion[D], cfg Config[D]) (Outcome[D], error) {

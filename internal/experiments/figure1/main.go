@@ -1,4 +1,4 @@
-// Command figure1 reproduces the experiment of seed 002 Section IV (Figure 1):
+// Command figure1 reproduces the experiment of [KAD24] Section IV (Figure 1):
 // the lower bound ℓ̂ of eq. (16) for seven mechanisms on the canonical pair
 // x = (1,0,…,0), x′ = (0,…,0) of eq. (21), orders λ ∈ {2, 5, 7}, α = 0.05,
 // τ = 10⁻⁵, β = 10⁵, compared with the exact D_λ(M(x) ‖ M(x′)).

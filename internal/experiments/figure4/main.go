@@ -1,4 +1,4 @@
-// Command figure4 reproduces the experiments of seed 003 Section V with
+// Command figure4 reproduces the experiments of [AKD22] Section V with
 // dptest's local pure-DP audit: the MPL procedure (Algorithm 4) on the
 // paper's eight mechanisms, candidate pairs, regions C, sample sizes and
 // floors, at α = 0.05, for ε0 ∈ {0.2, 0.7, 1.5}:

@@ -2,7 +2,7 @@
 // mechanisms.NonDPGaussian2 between add/remove neighbours with records in
 // {0, 1}, and compares their maximum with the mechanism's ClaimedRDP. It
 // tells the power experiment which parameters make the claim false: the
-// mechanism has no closed form (seed 004 gives none).
+// mechanism has no closed form ([KMRS24] gives none).
 //
 // On a dataset of n records with mean μ the output is μ + (c/ñ)·Z with
 // ñ = max(10⁻¹², n + τ), τ ~ Lap(b), b = 2/ε, c = 2κ/ε, κ = √(2 ln(1.25/δ))

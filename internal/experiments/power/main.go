@@ -18,7 +18,7 @@
 //	                     to four records in {0, 1} (max D_2 = 0.148 against
 //	                     0.211, internal/experiments/nondpgaussian2): a
 //	                     control, where detection would be a false failure
-//	nondp-gaussian1-0.01 NonDPGaussian1{Eps: 0.01, Delta: 1e-5}, seed 004
+//	nondp-gaussian1-0.01 NonDPGaussian1{Eps: 0.01, Delta: 1e-5}, [KMRS24]
 //	                     Table 1's high-privacy regime
 //	nondp-laplace1-0.01  NonDPLaplace1{Eps: 0.01} at the RDP of its ε-DP claim
 //	nondp-gaussian2-0.01 NonDPGaussian2{Eps: 0.01, Delta: 1e-5} at
@@ -100,7 +100,7 @@ func configs() []config {
 	ng1 := mechanisms.NonDPGaussian1{Eps: 1, Delta: 1e-5}
 	ng2 := mechanisms.NonDPGaussian2{Eps: 1, Delta: 1e-5}
 	nl1 := mechanisms.NonDPLaplace1{Eps: 1}
-	// Seed 004 Table 1's high-privacy regime, ε = 0.01.
+	// [KMRS24] Table 1's high-privacy regime, ε = 0.01.
 	ng1h := mechanisms.NonDPGaussian1{Eps: 0.01, Delta: 1e-5}
 	ng2h := mechanisms.NonDPGaussian2{Eps: 0.01, Delta: 1e-5}
 	nl1h := mechanisms.NonDPLaplace1{Eps: 0.01}
