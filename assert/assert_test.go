@@ -14,11 +14,17 @@ import (
 	"github.com/dptest/dptest/mechanisms"
 )
 
+// recorder has Errorf and Logf only: the assertions must need nothing
+// else (no FailNow, no Helper).
 type recorder struct{ errors, logs []string }
 
 func (r *recorder) Errorf(f string, a ...any) { r.errors = append(r.errors, fmt.Sprintf(f, a...)) }
 func (r *recorder) Logf(f string, a ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, a...)) }
-func (r *recorder) FailNow()                  { panic("assert must not call FailNow") }
+
+// errorsOnly has nothing but Errorf.
+type errorsOnly struct{ n int }
+
+func (e *errorsOnly) Errorf(string, ...any) { e.n++ }
 
 var fast = []dptest.Option{dptest.Samples(100_000), dptest.Candidates(3)}
 
@@ -35,6 +41,10 @@ func TestRDPIsNonFatal(t *testing.T) {
 	require.False(t, assert.RDP(r, dptest.Continuous(g.Sample), 2, g.RDP(2)/2, fast...))
 	require.Len(t, r.errors, 1)
 	require.Contains(t, r.errors[0], "(λ=2, ε=0.125)-RDP violated at 99.99% confidence")
+	require.Contains(t, r.errors[0], "To reproduce: dptest.Seed(")
+	e := &errorsOnly{}
+	require.False(t, assert.RDP(e, dptest.Continuous(g.Sample), 2, g.RDP(2)/2, fast...))
+	require.Equal(t, 1, e.n)
 }
 
 func normalSamples(seed uint64, n int, mu float64) []float64 {
@@ -65,13 +75,14 @@ func TestRDPSamples(t *testing.T) {
 	require.Contains(t, r.logs[0], "(λ=2, ε=1)-RDP holds on the samples: lower bound 0.9")
 	require.False(t, assert.RDPSamples(r, xs, ys, 2, 0.8))
 	require.Contains(t, r.errors[0], "(λ=2, ε=0.8)-RDP violated by the samples at 99.99% confidence")
-	require.Contains(t, r.errors[0], "200000 and 200000 samples")
+	require.Contains(t, r.errors[0], "200,000 and 200,000 samples")
+	require.Contains(t, r.errors[0], "To reproduce: run the check again on the same samples")
 
 	bad := append([]float64(nil), xs...)
 	bad[3] = math.NaN()
 	r = &recorder{}
 	require.False(t, assert.RDPSamples(r, bad, ys, 2, 1))
-	require.True(t, strings.HasPrefix(r.errors[0], "[dptest] (λ=2, ε=1)-RDP could not be checked on the samples: renyi: a sample holds NaN or ±Inf: first sample, value 3 is NaN"), r.errors[0])
+	require.True(t, strings.HasPrefix(r.errors[0], "[dptest] (λ=2, ε=1)-RDP could not be checked on the samples: first sample, value 3: output NaN: real outputs must be finite"), r.errors[0])
 	r = &recorder{}
 	require.False(t, assert.RDPSamples(r, xs[:10], ys, 2, 1))
 	require.Contains(t, r.errors[0], "at least 1000 values")

@@ -2,31 +2,15 @@ package dptest
 
 import (
 	"fmt"
-	"hash/fnv"
-	"os"
-	"reflect"
-
-	"pgregory.net/rapid"
+	"math"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/renyi"
+	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
 )
-
-// Kinds of claim.
-const (
-	kindRDP = "RDP"
-	kindDP  = "DP"
-)
-
-// claim is what one run of the engine checks: the criterion's value is at
-// most eps, with false-failure probability at most alpha.
-type claim struct {
-	kind   string
-	lambda float64
-	eps    float64
-	alpha  float64
-}
 
 // ErrNoCandidates reports an audit of datasets of a type for which dptest
 // knows no neighbouring pairs.
@@ -36,78 +20,163 @@ func (e ErrNoCandidates) Error() string {
 	return fmt.Sprintf("dptest: no candidate pairs for datasets of type %s: pass dptest.Pairs(fixtures.Pair[%[1]s]{X: …, Y: …}) or dptest.Neighbors(a *rapid.Generator[fixtures.Pair[%[1]s]])", e.Type)
 }
 
-// candidates fills the engine's candidate pairs from the options: explicit
-// Pairs, the Neighbors generator, and for []float64 datasets without either
-// the canonical pair and the unit-cube generator.
-func candidates[D any](cfg config, sc *search.Config[D]) error {
-	for _, ps := range cfg.pairs {
-		p, ok := ps.([]fixtures.Pair[D])
-		if !ok {
-			return fmt.Errorf("dptest: Pairs of %s given to a mechanism on datasets of type %s", elemType(ps), typeName[D]())
+// audit is the one path of every assertion: resolve the plan, build the
+// candidates, run the engine once per criterion of the claim, report.
+func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, name string, logf func(string, ...any)) (Report, error) {
+	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: name, Confidence: DefaultConfidence}
+	if c.Kind == plan.KindDataCentric {
+		rep.Claimed = math.Inf(1)
+	}
+	if err := c.Check(); err != nil {
+		return rep, err
+	}
+	if err := m.check(); err != nil {
+		return rep, err
+	}
+	o, err := collect(c.Kind, opts)
+	if err != nil {
+		return rep, err
+	}
+	p, err := plan.Resolve(c, name, o.settings, isShort())
+	if err != nil {
+		return rep, err
+	}
+	rep.Confidence, rep.Seed, rep.Short, rep.Settings = p.Confidence, p.Seed, p.Short, settingsOf(p)
+	rep.Samples, rep.ScreeningSamples = p.Confirmation.Samples, p.Screening.Samples
+	cs, err := candidatesOf(m, o, p)
+	if err != nil {
+		return rep, err
+	}
+	if !p.Verbose {
+		logf = nil
+	}
+	src := sampler.Counting(m.source)
+	base := rep
+	for i, r := range p.Runs {
+		one, before := base, src.Calls()
+		err := runOnce(&one, src, p, r, cs, logf)
+		one.Calls = src.Calls() - before
+		if i == 0 {
+			rep = one
+		} else {
+			rep.CrossCheck = &one
+			rep.Violated = one.Violated
+			rep.Elapsed += one.Elapsed
+			rep.Calls += one.Calls
 		}
-		sc.Pairs = append(sc.Pairs, p...)
-	}
-	if cfg.neighbors != nil {
-		g, ok := cfg.neighbors.(*rapid.Generator[fixtures.Pair[D]])
-		if !ok {
-			return fmt.Errorf("dptest: a Neighbors generator of %T given to a mechanism on datasets of type %s", cfg.neighbors, typeName[D]())
+		if err != nil || one.Violated {
+			return rep, err
 		}
-		sc.Generator = g
 	}
-	var zero D
-	if _, isVec := any(zero).([]float64); isVec {
-		if len(sc.Pairs) == 0 && sc.Generator == nil {
-			sc.Pairs = any([]fixtures.Pair[[]float64]{fixtures.Canonical(10)}).([]fixtures.Pair[D])
-			sc.Generator = any(fixtures.UnitCube(10)).(*rapid.Generator[fixtures.Pair[D]])
-		}
-		sc.Simplify = any(simplifyVector).(func(fixtures.Pair[D]) []fixtures.Pair[D])
-	}
-	if len(sc.Pairs) == 0 && (sc.Generator == nil || sc.Generated == 0) {
-		return ErrNoCandidates{Type: typeName[D]()}
-	}
-	return nil
+	return rep, nil
 }
 
-// run runs the engine once and fills a report.
-func run[D any](crit search.Criterion[D], cl claim, cfg config, seed uint64, name string, logf func(string, ...any)) (Report, search.Outcome[D], error) {
-	rep := Report{
-		Kind: cl.kind, Lambda: cl.lambda, Claimed: cl.eps, Confidence: cfg.confidence,
-		Samples: cfg.samples, Seed: cfg.seed, Short: cfg.short, TestName: name,
-		ScreeningSamples: max(MinSamples, cfg.samples/screenFraction),
-	}
-	sc := search.Config[D]{
-		Claim: cl.eps, Alpha: cl.alpha,
-		Samples: cfg.samples, Screen: rep.ScreeningSamples, Seed: seed,
-		Generated: cfg.candidates, Confirm: confirmedCandidates,
-	}
-	if cfg.verbose && logf != nil {
-		sc.Logf = func(format string, args ...any) { logf("[dptest] "+format, args...) }
-	}
-	if err := candidates(cfg, &sc); err != nil {
-		return rep, search.Outcome[D]{}, err
-	}
-	out, err := search.Run(crit, sc)
+// candidates are what an audit searches: explicit pairs, a generator and a
+// simplifier.
+type candidates[D any] struct {
+	pairs    []fixtures.Pair[D]
+	gen      func(seed uint64) []search.Input[D]
+	simplify func(fixtures.Pair[D]) []fixtures.Pair[D]
+}
+
+// candidatesOf gathers the candidates: explicit pairs (options, then the
+// mechanism's), the generator (option, then the mechanism's), and for
+// datasets with neither, fixtures.Defaults.
+func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (candidates[D], error) {
+	pairs, gen, simplify, err := typed[D](o)
 	if err != nil {
-		return rep, out, err
+		return candidates[D]{}, err
 	}
-	best := out.Best
-	rep.Estimate = best.Estimate()
-	rep.LowerBound = best.Bound()
-	rep.Violated = out.Violated
-	rep.Witness = best.Pair
-	rep.Direction = out.Direction(best)
-	if cl.kind == kindDP {
-		if e, ok := best.Screening.Detail.(local.Estimate); ok {
-			rep.Location = location(e.Event)
-			if len(e.Curve.T) > 0 {
-				rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
+	pairs = append(pairs, m.pairs...)
+	if gen == nil {
+		gen = m.gen
+	}
+	if simplify == nil {
+		simplify = m.simplify
+	}
+	if len(pairs) == 0 && gen == nil {
+		pairs, gen = fixtures.Defaults[D]()
+	}
+	if simplify == nil {
+		simplify = fixtures.Simplifier[D]()
+	}
+	cs := candidates[D]{pairs: pairs, simplify: simplify}
+	if p.Claim.Kind == plan.KindDataCentric {
+		cs.simplify = nil // the level of one dataset: nothing to simplify
+	}
+	if gen != nil && p.Candidates > 0 {
+		n := p.Candidates
+		cs.gen = func(seed uint64) []search.Input[D] {
+			out := make([]search.Input[D], n)
+			for i := range out {
+				out[i] = search.Input[D]{Pair: gen.Example(int(plan.SubSeed(seed, "generate", i) >> 1)), Source: fmt.Sprintf("generated %d", i+1)}
 			}
+			return out
 		}
 	}
-	rep.PairsSearched = out.PairsSearched
-	rep.Confirmed = len(out.Confirmed)
-	rep.PerConfirmation = out.PerConfirm
-	rep.Elapsed = out.Elapsed
+	if len(cs.pairs) == 0 && cs.gen == nil {
+		return cs, ErrNoCandidates{Type: typeName[D]()}
+	}
+	return cs, nil
+}
+
+// inputs lists a run's candidates: the explicit pairs, then the pairs its
+// seed draws from the generator.
+func (cs candidates[D]) inputs(seed uint64) []search.Input[D] {
+	var in []search.Input[D]
+	for i, p := range cs.pairs {
+		in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("pair %d", i+1)})
+	}
+	if cs.gen != nil {
+		in = append(in, cs.gen(seed)...)
+	}
+	return in
+}
+
+// runOnce runs the engine for one criterion of the plan and fills the
+// report from its outcome.
+func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cs candidates[D], logf func(string, ...any)) error {
+	rep.Kind, rep.Lambda, rep.Claimed = p.Claim.Kind, p.Claim.Lambda, r.Threshold
+	if p.Claim.Kind == plan.KindDataCentric {
+		rep.Claimed = math.Inf(1)
+	}
+	cfg := search.Config[D]{
+		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
+		Candidates: cs.inputs(r.Seed), Simplify: cs.simplify,
+	}
+	if logf != nil {
+		cfg.Logf = func(format string, args ...any) { logf("[dptest] "+format, args...) }
+	}
+	if r.Criterion == plan.CriterionRenyi {
+		if p.Claim.Kind != plan.KindRDP {
+			rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
+		}
+		out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi), cfg)
+		fill(rep, out, err, func(renyi.Result) {})
+		return err
+	}
+	out, err := search.Run(search.DP(src, p.Local), cfg)
+	fill(rep, out, err, func(e local.Estimate) {
+		rep.Location = e.Event.Location
+		if len(e.Curve.T) > 0 {
+			rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
+		}
+	})
+	return err
+}
+
+// fill copies an engine outcome into the report; finding adds what the
+// criterion's finding on the witness shows.
+func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding func(F)) {
+	if err != nil {
+		return
+	}
+	best := out.Best
+	rep.Estimate, rep.LowerBound, rep.Violated = best.Estimate(), best.Bound(), out.Violated
+	rep.Witness = best.Pair
+	rep.Direction = out.Direction(best)
+	finding(best.Finding)
+	rep.PairsSearched, rep.Confirmed, rep.PerConfirmation, rep.Elapsed = out.PairsSearched, len(out.Confirmed), out.PerConfirm, out.Elapsed
 	for _, c := range out.Confirmed {
 		rep.Confirmations = append(rep.Confirmations, Confirmation{
 			Witness: c.Pair, Direction: out.Direction(c), Screening: c.Screening.Estimate,
@@ -116,133 +185,4 @@ func run[D any](crit search.Criterion[D], cl claim, cfg config, seed uint64, nam
 			Bounds:    [2]float64{c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound},
 		})
 	}
-	return rep, out, nil
-}
-
-// location is what a report shows of a local event: the output value t̂.
-func location(e local.Event) any {
-	if e.Kind == local.Cell {
-		return e.Cell
-	}
-	return e.Location
-}
-
-// TestingT is the part of a test that dptest needs: *testing.T, *testing.B,
-// *testing.F and *rapid.T all satisfy it. If t also has Helper(), Name() or
-// Logf(...), dptest uses them: to attribute failures to the caller, to
-// derive the default seed and the reproduce line, and to log successes.
-type TestingT interface {
-	Errorf(format string, args ...any)
-	FailNow()
-}
-
-func testName(t TestingT) string {
-	if n, ok := t.(interface{ Name() string }); ok {
-		return n.Name()
-	}
-	return ""
-}
-
-func logger(t TestingT) func(string, ...any) {
-	if l, ok := t.(interface{ Logf(string, ...any) }); ok {
-		return l.Logf
-	}
-	return func(string, ...any) {}
-}
-
-// verdict reports an audit's outcome to t: an error or a violation with
-// t.Errorf (false), a success as a log line (true).
-func verdict(t TestingT, rep Report, err error) bool {
-	if h, ok := t.(interface{ Helper() }); ok {
-		h.Helper()
-	}
-	switch {
-	case err != nil:
-		t.Errorf("%s", errorText(rep, err))
-		return false
-	case rep.Violated:
-		t.Errorf("%s", rep.String())
-		return false
-	}
-	logger(t)("%s", rep.String())
-	return true
-}
-
-// stderrLogger is the progress logger of the Audit functions, which have no
-// test to log to: standard error, with -dptest.v or Verbose only.
-func stderrLogger(cfg config) func(string, ...any) {
-	if !cfg.verbose {
-		return nil
-	}
-	return func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
-}
-
-// deriveSeed is the default seed: a hash of the test name and the claim, so
-// that a CI run replays the same audit every time and two assertions in one
-// test draw different samples.
-func deriveSeed(name string, lambda, eps float64) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "dptest|%s|%v|%v", name, lambda, eps)
-	return h.Sum64()
-}
-
-func typeName[D any]() string { return reflect.TypeFor[D]().String() }
-
-func elemType(pairs any) string {
-	t := reflect.TypeOf(pairs)
-	if t.Kind() == reflect.Slice {
-		return t.Elem().String()
-	}
-	return t.String()
-}
-
-// errorText renders an audit that could not finish.
-func errorText(r Report, err error) string {
-	return fmt.Sprintf("[dptest] %s could not be audited: %v\n    To reproduce: %s", r.claimText(), err, r.Reproduce())
-}
-
-// simplifyVector proposes simpler versions of a pair of real vectors: all
-// records they share set to 0; then each shared record set to 0 in turn; then
-// the records that differ rounded to 0 or 1, keeping them apart.
-func simplifyVector(p fixtures.Pair[[]float64]) []fixtures.Pair[[]float64] {
-	if len(p.X) != len(p.Y) {
-		return nil
-	}
-	var out []fixtures.Pair[[]float64]
-	clone := func() fixtures.Pair[[]float64] {
-		return fixtures.Pair[[]float64]{X: append([]float64(nil), p.X...), Y: append([]float64(nil), p.Y...)}
-	}
-	var shared []int
-	for i := range p.X {
-		if p.X[i] == p.Y[i] && p.X[i] != 0 {
-			shared = append(shared, i)
-		}
-	}
-	if len(shared) > 1 {
-		q := clone()
-		for _, i := range shared {
-			q.X[i], q.Y[i] = 0, 0
-		}
-		out = append(out, q)
-	}
-	for _, i := range shared {
-		q := clone()
-		q.X[i], q.Y[i] = 0, 0
-		out = append(out, q)
-	}
-	for i := range p.X {
-		if p.X[i] == p.Y[i] {
-			continue
-		}
-		hi, lo := 1.0, 0.0
-		if p.X[i] < p.Y[i] {
-			hi, lo = 0, 1
-		}
-		if p.X[i] != hi || p.Y[i] != lo {
-			q := clone()
-			q.X[i], q.Y[i] = hi, lo
-			out = append(out, q)
-		}
-	}
-	return out
 }

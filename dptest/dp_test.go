@@ -144,20 +144,31 @@ func TestDataCentricDP(t *testing.T) {
 
 func TestDPBadInput(t *testing.T) {
 	g := dptest.Continuous(mechanisms.Laplace{B: 1}.Sample)
-	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got -1", func() { _, _ = dptest.AuditDP(g, -1) })
-	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got NaN", func() { dptest.RequireDP(t, g, math.NaN()) })
-	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got +Inf", func() { dptest.MakeDP(g, math.Inf(1)) })
-	require.PanicsWithValue(t, "dptest: Region needs finite lo < hi, got [1, 1]", func() { dptest.Region(1, 1) })
-	require.PanicsWithValue(t, "dptest: Floor must be positive and finite, got 0", func() { dptest.Floor(0) })
-	require.PanicsWithValue(t, "dptest: AuditDataCentricDP needs at least one neighbour", func() {
-		_, _ = dptest.AuditDataCentricDP(g, []float64{1}, nil)
-	})
+	for _, c := range []struct {
+		eps  float64
+		opts []dptest.Option
+		want string
+	}{
+		{-1, nil, "dptest: ε must be ≥ 0, got -1"},
+		{math.NaN(), nil, "dptest: ε must be ≥ 0, got NaN"},
+		{math.Inf(1), nil, "dptest: ε = +Inf claims nothing, so there is nothing to test; claim a finite ε"},
+		{1, []dptest.Option{dptest.Region(1, 1)}, "dptest: Region needs finite lo < hi, got [1, 1]"},
+		{1, []dptest.Option{dptest.Floor(0)}, "dptest: Floor must be positive and finite, got 0"},
+	} {
+		_, err := dptest.AuditDP(g, c.eps, c.opts...)
+		require.EqualError(t, err, c.want)
+		r := run("TestDPBad", func(rt *recorder) { dptest.RequireDP(rt, g, c.eps, c.opts...) })
+		require.True(t, r.failed)
+		require.Contains(t, r.text(), c.want)
+	}
+	_, err := dptest.AuditDataCentricDP(g, []float64{1}, nil)
+	require.EqualError(t, err, "dptest: AuditDataCentricDP needs at least one neighbour")
 	r := run("TestDPNaN", func(rt *recorder) {
 		dptest.RequireDP(rt, dptest.Continuous(func(_ *rand.Rand, x []float64) float64 { return math.NaN() }), 1, fast...)
 	})
 	require.True(t, r.failed)
 	require.Contains(t, r.text(), "ε=1 pure DP could not be audited")
-	require.Contains(t, r.text(), "mechanism returned NaN")
+	require.Contains(t, r.text(), "output NaN: real outputs must be finite")
 }
 
 // A DP violation found by the Rényi cross-check shows the cross-check's
@@ -171,5 +182,5 @@ func TestDPCrossCheckFailureText(t *testing.T) {
 	require.Equal(t, "    found by:     the Rényi cross-check: ε-DP implies D_2 ≤ min(ε, 2λε²) = 0.5", lines[1])
 	require.Equal(t, "    lower bound:  0.9   (estimate 1, 1,000 samples per side)", lines[2])
 	require.Equal(t, "    witness:      X=[1 0]  Y=[0 0]  D(M(X)‖M(Y))", lines[3])
-	require.Equal(t, `    To reproduce: dptest.Seed(5)`, lines[len(lines)-1])
+	require.Equal(t, `    To reproduce: go test -run="^TestX$" -dptest.seed=5`, lines[len(lines)-1])
 }

@@ -1,9 +1,13 @@
 package dptest
 
 import (
+	"errors"
 	"math/rand/v2"
 
-	"github.com/dptest/dptest/internal/search"
+	"pgregory.net/rapid"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/sampler"
 )
 
 // Mechanism is a randomized mechanism on datasets of type D, as a function
@@ -14,30 +18,77 @@ import (
 // seeds r from the audit's seed and the block of samples being drawn, so a
 // seed replays every output. It is called from several goroutines at once,
 // each with its own r, so it must not mutate shared state.
+//
+// The With methods attach where to look for a violation. They are checked
+// by the compiler against D, where the [Pairs] and [Neighbors] options,
+// which take any dataset type, are checked when the audit starts.
 type Mechanism[D any] struct {
-	impl search.Mechanism[D]
+	source   sampler.Source[D]
+	err      error // a construction error, reported by every audit
+	pairs    []fixtures.Pair[D]
+	gen      *rapid.Generator[fixtures.Pair[D]]
+	simplify func(fixtures.Pair[D]) []fixtures.Pair[D]
 }
 
 // Continuous wraps a mechanism with real outputs. The outputs may mix a
 // density with atoms (a clamped or rounded release): values that repeat are
 // counted exactly, the rest go into a kernel density estimate. NaN and ±Inf
-// are errors that fail the assertion.
+// are errors that fail the assertion. A nil function is an error of every
+// audit of the mechanism.
 func Continuous[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] {
 	if f == nil {
-		panic("dptest: Continuous needs a non-nil function")
+		return Mechanism[D]{err: errors.New("dptest: Continuous needs a non-nil function")}
 	}
-	return Mechanism[D]{search.Real(f)}
+	return Mechanism[D]{source: sampler.Real(f)}
 }
 
 // Discrete wraps a mechanism with outputs of any comparable type (an index,
 // a bit pattern, a string, a struct of such), counted exactly. A value that
 // is not equal to itself, such as a NaN, is an error that fails the
-// assertion.
+// assertion. A nil function is an error of every audit of the mechanism.
 func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 	if f == nil {
-		panic("dptest: Discrete needs a non-nil function")
+		return Mechanism[D]{err: errors.New("dptest: Discrete needs a non-nil function")}
 	}
-	return Mechanism[D]{search.Discrete(f)}
+	return Mechanism[D]{source: sampler.Discrete(f)}
 }
 
-func (m Mechanism[D]) valid() bool { return m.impl != nil }
+// WithPairs returns m with explicit candidate pairs of neighbouring
+// datasets, screened first, in both directions (the compile-time checked
+// form of the [Pairs] option; the two add up).
+func (m Mechanism[D]) WithPairs(pairs ...fixtures.Pair[D]) Mechanism[D] {
+	m.pairs = append(append([]fixtures.Pair[D](nil), m.pairs...), pairs...)
+	return m
+}
+
+// WithNeighbors returns m with a rapid generator of neighbouring pairs to
+// draw candidates from (the compile-time checked form of the [Neighbors]
+// option, which takes precedence over it).
+func (m Mechanism[D]) WithNeighbors(g *rapid.Generator[fixtures.Pair[D]]) Mechanism[D] {
+	if g == nil {
+		m.err = errors.New("dptest: WithNeighbors needs a non-nil generator")
+	}
+	m.gen = g
+	return m
+}
+
+// WithSimplifier returns m with a function that proposes simpler versions
+// of a pair of datasets, simplest first (see [fixtures.SimplifyFloats]):
+// when the most divergent pair screened already shows a violation, the
+// audit moves its witness to the first proposal that is as divergent, and
+// so on. Without one, []float64 and []int datasets use fixtures.Simplifier.
+func (m Mechanism[D]) WithSimplifier(f func(fixtures.Pair[D]) []fixtures.Pair[D]) Mechanism[D] {
+	m.simplify = f
+	return m
+}
+
+// check returns the error of a zero or badly built Mechanism.
+func (m Mechanism[D]) check() error {
+	if m.err != nil {
+		return m.err
+	}
+	if m.source == nil {
+		return errors.New("dptest: zero Mechanism; build one with Continuous or Discrete")
+	}
+	return nil
+}

@@ -1,171 +1,183 @@
 package dptest
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"strconv"
-	"testing"
+	"reflect"
+	"slices"
+	"strings"
 
 	"pgregory.net/rapid"
 
 	"github.com/dptest/dptest/fixtures"
-	"github.com/dptest/dptest/internal/renyi"
+	"github.com/dptest/dptest/internal/plan"
 )
 
-// Defaults. A confirmation sample of a million outputs per side bounds the
-// divergence of the Gaussian mechanism to within about 1.5% of its value
-// (internal/experiments/figure1), and takes well under a second for a
-// mechanism that costs a few hundred nanoseconds per output.
+// Defaults and limits; the flags and options below change them.
 const (
-	DefaultSamples      = 1_000_000
-	ShortSamples        = 200_000 // with go test -short
-	DefaultConfidence   = 1 - 1e-4
-	DefaultCandidates   = 20 // pairs drawn from the Neighbors generator
-	ShortCandidates     = 5
-	MinSamples          = renyi.MinSamples
-	screenFraction      = 10 // screening samples = Samples/screenFraction
-	confirmedCandidates = 2  // (pair, direction) candidates confirmed
+	DefaultSamples    = plan.DefaultSamples
+	ShortSamples      = plan.ShortSamples // with go test -short
+	DefaultConfidence = plan.DefaultConfidence
+	DefaultCandidates = plan.DefaultCandidates
+	ShortCandidates   = plan.ShortCandidates
+	MinSamples        = plan.MinSamples
+	// CrossCheckOrder is the Rényi order of the cross-check of a DP audit.
+	CrossCheckOrder = plan.CrossCheckOrder
 )
-
-// Flags, in the manner of rapid's -rapid.* flags: each takes its default
-// from a DPTEST_* environment variable. Explicit options win over flags.
-var flags struct {
-	samples    int
-	seed       string
-	confidence float64
-	candidates int
-	verbose    bool
-}
-
-func init() {
-	flag.IntVar(&flags.samples, "dptest.samples", envInt("DPTEST_SAMPLES"),
-		"dptest: confirming sample size per side (0: 1000000, or 200000 with -short)")
-	flag.StringVar(&flags.seed, "dptest.seed", os.Getenv("DPTEST_SEED"),
-		"dptest: seed of every audit, a number or \"random\" (default: derived from the test name and the claim)")
-	flag.Float64Var(&flags.confidence, "dptest.confidence", envFloat("DPTEST_CONFIDENCE"),
-		"dptest: confidence of a verdict, in (0, 1) (0: 0.9999)")
-	flag.IntVar(&flags.candidates, "dptest.candidates", envInt("DPTEST_CANDIDATES"),
-		"dptest: pairs drawn from a Neighbors generator (0: 20, or 5 with -short)")
-	flag.BoolVar(&flags.verbose, "dptest.v", envBool("DPTEST_V"),
-		"dptest: log screening and confirmation details")
-}
-
-func envInt(key string) int {
-	v, ok := os.LookupEnv(key)
-	if !ok || v == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		panic(fmt.Sprintf("dptest: invalid %s=%q: %v", key, v, err))
-	}
-	return n
-}
-
-func envFloat(key string) float64 {
-	v, ok := os.LookupEnv(key)
-	if !ok || v == "" {
-		return 0
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		panic(fmt.Sprintf("dptest: invalid %s=%q: %v", key, v, err))
-	}
-	return f
-}
-
-func envBool(key string) bool {
-	v, ok := os.LookupEnv(key)
-	if !ok || v == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		panic(fmt.Sprintf("dptest: invalid %s=%q: %v", key, v, err))
-	}
-	return b
-}
 
 // Option configures an audit. Options are built only by this package's
-// constructors: [Samples], [Seed], [Confidence], [Pairs], [Neighbors],
-// [Candidates], [Verbose], and for DP audits [Region] and [Floor].
-type Option interface{ apply(*config) }
+// constructors: [Samples], [Seed], [Confidence], [Candidates], [Verbose],
+// [Pairs], [Neighbors], [Simplifier], and for DP audits [Region] and
+// [Floor]. A bad value, or an option that does not apply to the claim, is
+// an error of the audit (Audit* return it, Require* and Check* fail the
+// test with it), never a panic.
+type Option interface{ apply(*options) }
 
-type optionFunc func(*config)
+// option is every Option: its name, the claims it applies to (nil: all)
+// and what it sets.
+type option struct {
+	name  string
+	kinds []string
+	set   func(*options)
+}
 
-func (f optionFunc) apply(c *config) { f(c) }
+func (o option) apply(os *options) {
+	if o.kinds != nil && !slices.Contains(o.kinds, os.kind) {
+		os.errs = append(os.errs, fmt.Errorf("dptest: %s does not apply to %s", o.name, kindPhrase(os.kind)))
+		return
+	}
+	o.set(os)
+}
 
-type config struct {
-	samples    int
-	seed       uint64
-	seedSet    bool
-	confidence float64
-	candidates int
-	candSet    bool
-	verbose    bool
-	pairs      []any // each a []fixtures.Pair[D]
-	neighbors  any   // a *rapid.Generator[fixtures.Pair[D]]
-	region     [2]float64
-	floor      float64
+// Claim kinds as options see them; kindSamples is a bound from recorded
+// outputs.
+const kindSamples = "samples"
 
-	short bool // -short cut the sample sizes
+var (
+	searchKinds = []string{plan.KindRDP, plan.KindDP}
+	localKinds  = []string{plan.KindDP, plan.KindDataCentric}
+	auditKinds  = []string{plan.KindRDP, plan.KindDP, plan.KindDataCentric}
+)
+
+func kindPhrase(kind string) string {
+	switch kind {
+	case plan.KindRDP:
+		return "an RDP claim"
+	case plan.KindDP:
+		return "a DP claim"
+	case plan.KindDataCentric:
+		return "AuditDataCentricDP"
+	}
+	return "a bound from recorded outputs"
+}
+
+// options is what the options of one audit set.
+type options struct {
+	kind      string
+	settings  plan.Settings
+	pairs     []any // each a []fixtures.Pair[D]
+	neighbors any   // a *rapid.Generator[fixtures.Pair[D]]
+	simplify  any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
+	errs      []error
+}
+
+// collect applies the options of an audit of the given kind.
+func collect(kind string, opts []Option) (*options, error) {
+	o := &options{kind: kind}
+	for _, opt := range opts {
+		if opt == nil {
+			o.errs = append(o.errs, fmt.Errorf("dptest: nil Option"))
+			continue
+		}
+		opt.apply(o)
+	}
+	if len(o.errs) > 0 {
+		return o, o.errs[0]
+	}
+	return o, nil
+}
+
+func (o *options) fail(format string, args ...any) {
+	o.errs = append(o.errs, fmt.Errorf("dptest: "+format, args...))
 }
 
 // Samples sets the confirming sample size per side; screening uses a tenth
-// of it. It panics below MinSamples.
+// of it. It must be at least MinSamples.
 func Samples(n int) Option {
-	if n < MinSamples {
-		panic(fmt.Sprintf("dptest: Samples must be at least %d, got %d", MinSamples, n))
-	}
-	return optionFunc(func(c *config) { c.samples = n })
+	return option{"Samples", auditKinds, func(o *options) {
+		if n < MinSamples {
+			o.fail("Samples must be at least %d, got %d", MinSamples, n)
+		}
+		o.settings.Samples = n
+	}}
 }
 
 // Seed fixes the seed of the audit, which determines every candidate pair
 // and every output drawn; a report's Seed replays it.
 func Seed(seed uint64) Option {
-	return optionFunc(func(c *config) { c.seed, c.seedSet = seed, true })
+	return option{"Seed", auditKinds, func(o *options) { o.settings.Seed, o.settings.SeedSet = seed, true }}
 }
 
 // Confidence sets the confidence 1 − α of the verdict: a mechanism that meets
-// its claim fails with probability at most α. It panics outside (0, 1).
+// its claim fails with probability at most α. It must lie in (0, 1).
 func Confidence(conf float64) Option {
-	mustConfidence(conf)
-	return optionFunc(func(c *config) { c.confidence = conf })
+	return option{"Confidence", nil, func(o *options) {
+		if !(conf > 0 && conf < 1) {
+			o.fail("Confidence must lie in (0, 1), got %v", conf)
+		}
+		o.settings.Confidence = conf
+	}}
 }
 
-func mustConfidence(conf float64) {
-	if !(conf > 0 && conf < 1) {
-		panic(fmt.Sprintf("dptest: confidence must lie in (0, 1), got %v", conf))
-	}
+// Candidates sets how many pairs are drawn from the Neighbors generator (or
+// the default one). It must be ≥ 0.
+func Candidates(n int) Option {
+	return option{"Candidates", searchKinds, func(o *options) {
+		if n < 0 {
+			o.fail("Candidates must be ≥ 0, got %d", n)
+		}
+		o.settings.Candidates, o.settings.CandSet = n, true
+	}}
 }
 
-// Pairs adds explicit candidate pairs of neighbouring datasets, screened
-// before any generated ones. Both directions of each pair are audited.
+// Verbose logs every screened pair and every confirmation, as -dptest.v does.
+func Verbose() Option {
+	return option{"Verbose", auditKinds, func(o *options) { o.settings.Verbose = true }}
+}
+
+// Pairs adds explicit candidate pairs, screened before any generated ones;
+// both directions of each are audited. Pairs of another dataset type than
+// the mechanism's are an error of the audit; [Mechanism.WithPairs] is the
+// form the compiler checks.
 func Pairs[D any](pairs ...fixtures.Pair[D]) Option {
-	return optionFunc(func(c *config) { c.pairs = append(c.pairs, pairs) })
+	return option{"Pairs", searchKinds, func(o *options) { o.pairs = append(o.pairs, pairs) }}
 }
 
 // Neighbors sets a rapid generator of neighbouring pairs (for example
 // fixtures.Substitution or fixtures.AddRemove); [Candidates] pairs are drawn
-// from it, deterministically from the audit's seed.
+// from it, deterministically from the audit's seed. A generator of another
+// dataset type than the mechanism's, or nil, is an error of the audit;
+// [Mechanism.WithNeighbors] is the form the compiler checks.
 func Neighbors[D any](g *rapid.Generator[fixtures.Pair[D]]) Option {
-	if g == nil {
-		panic("dptest: Neighbors needs a non-nil generator")
-	}
-	return optionFunc(func(c *config) { c.neighbors = g })
+	return option{"Neighbors", searchKinds, func(o *options) {
+		if g == nil {
+			o.fail("Neighbors needs a non-nil generator")
+			return
+		}
+		o.neighbors = g
+	}}
 }
 
-// Candidates sets how many pairs are drawn from the Neighbors generator (or
-// the default one). It panics below 0.
-func Candidates(n int) Option {
-	if n < 0 {
-		panic(fmt.Sprintf("dptest: Candidates must be ≥ 0, got %d", n))
-	}
-	return optionFunc(func(c *config) { c.candidates, c.candSet = n, true })
+// Simplifier sets how the audit simplifies its witness (see
+// [Mechanism.WithSimplifier], the form the compiler checks).
+func Simplifier[D any](f func(fixtures.Pair[D]) []fixtures.Pair[D]) Option {
+	return option{"Simplifier", searchKinds, func(o *options) {
+		if f == nil {
+			o.fail("Simplifier needs a non-nil function")
+			return
+		}
+		o.simplify = f
+	}}
 }
 
 // Region sets the region C of real outputs over which a DP audit searches
@@ -173,93 +185,82 @@ func Candidates(n int) Option {
 // range of the middle 99.8% of a pilot sample of both datasets. The loss
 // outside C is not seen, so C should cover the outputs where a violation is
 // suspected, but a region reaching far into the tails, where few outputs
-// fall, makes the estimates noisy. It panics unless lo < hi, both finite.
+// fall, makes the estimates noisy. It needs finite lo < hi.
 func Region(lo, hi float64) Option {
-	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		panic(fmt.Sprintf("dptest: Region needs finite lo < hi, got [%v, %v]", lo, hi))
-	}
-	return optionFunc(func(c *config) { c.region = [2]float64{lo, hi} })
+	return option{"Region", localKinds, func(o *options) {
+		if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			o.fail("Region needs finite lo < hi, got [%v, %v]", lo, hi)
+			return
+		}
+		o.settings.Region = [2]float64{lo, hi}
+	}}
 }
 
 // Floor sets the floor τ of the truncated density estimates of a DP audit's
 // screening ([AKD22], Algorithms 1–2): a probability for discrete outputs, a
 // density in output units for real ones. By default it is ten samples' worth:
 // 10/n for discrete outputs, 10/(n·h) for real ones with bandwidth h. It
-// panics unless τ > 0.
+// must be positive and finite.
 func Floor(tau float64) Option {
-	if !(tau > 0) || math.IsInf(tau, 1) {
-		panic(fmt.Sprintf("dptest: Floor must be positive and finite, got %v", tau))
-	}
-	return optionFunc(func(c *config) { c.floor = tau })
+	return option{"Floor", localKinds, func(o *options) {
+		if !(tau > 0) || math.IsInf(tau, 1) {
+			o.fail("Floor must be positive and finite, got %v", tau)
+			return
+		}
+		o.settings.Floor = tau
+	}}
 }
 
-// Verbose logs every screened pair and every confirmation, as -dptest.v does.
-func Verbose() Option { return optionFunc(func(c *config) { c.verbose = true }) }
+// typeName names a type as the compiler would.
+func typeName[D any]() string { return reflect.TypeFor[D]().String() }
 
-// resolve applies the options, then the flags (whose defaults are the
-// DPTEST_* environment variables) to what the options left unset, then the
-// defaults; -short cuts the default sample size and candidate count only.
-func resolve(opts []Option) config {
-	var c config
-	for _, o := range opts {
-		o.apply(&c)
+// typed returns the options' dataset-typed values for datasets of type D, or
+// an error naming both types.
+func typed[D any](o *options) (pairs []fixtures.Pair[D], gen *rapid.Generator[fixtures.Pair[D]], simplify func(fixtures.Pair[D]) []fixtures.Pair[D], err error) {
+	want := typeName[D]()
+	for _, ps := range o.pairs {
+		p, ok := ps.([]fixtures.Pair[D])
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("dptest: Pairs of %s given to a mechanism on datasets of type %s", elemName(ps), want)
+		}
+		pairs = append(pairs, p...)
 	}
-	if flags.samples < 0 || (flags.samples > 0 && flags.samples < MinSamples) {
-		panic(fmt.Sprintf("dptest: -dptest.samples must be at least %d, got %d", MinSamples, flags.samples))
-	}
-	if flags.confidence != 0 {
-		mustConfidence(flags.confidence)
-	}
-	if flags.candidates < 0 {
-		panic(fmt.Sprintf("dptest: -dptest.candidates must be ≥ 0, got %d", flags.candidates))
-	}
-	short := isShort()
-	if c.samples == 0 {
-		c.samples = flags.samples
-	}
-	if c.samples == 0 {
-		c.samples = DefaultSamples
-		if short {
-			c.samples, c.short = ShortSamples, true
+	if o.neighbors != nil {
+		if gen, _ = o.neighbors.(*rapid.Generator[fixtures.Pair[D]]); gen == nil {
+			return nil, nil, nil, fmt.Errorf("dptest: a Neighbors generator of %s given to a mechanism on datasets of type %s", pairArg(o.neighbors), want)
 		}
 	}
-	if !c.candSet {
-		c.candidates = flags.candidates
-	}
-	if !c.candSet && c.candidates == 0 {
-		c.candidates = DefaultCandidates
-		if short {
-			c.candidates, c.short = ShortCandidates, true
+	if o.simplify != nil {
+		if simplify, _ = o.simplify.(func(fixtures.Pair[D]) []fixtures.Pair[D]); simplify == nil {
+			return nil, nil, nil, fmt.Errorf("dptest: a Simplifier of %s given to a mechanism on datasets of type %s", pairArg(o.simplify), want)
 		}
 	}
-	if c.confidence == 0 {
-		c.confidence = flags.confidence
-	}
-	if c.confidence == 0 {
-		c.confidence = DefaultConfidence
-	}
-	c.verbose = c.verbose || flags.verbose
-	if !c.seedSet {
-		switch flags.seed {
-		case "":
-		case "random":
-			var b [8]byte
-			if _, err := rand.Read(b[:]); err != nil {
-				panic("dptest: cannot draw a random seed: " + err.Error())
-			}
-			c.seed, c.seedSet = binary.LittleEndian.Uint64(b[:]), true
-		default:
-			s, err := strconv.ParseUint(flags.seed, 10, 64)
-			if err != nil {
-				panic(fmt.Sprintf("dptest: -dptest.seed must be a number or random, got %q", flags.seed))
-			}
-			c.seed, c.seedSet = s, true
-		}
-	}
-	return c
+	return pairs, gen, simplify, nil
 }
 
-// isShort reports whether this is a test binary run with -short.
-func isShort() bool {
-	return testing.Testing() && flag.Parsed() && testing.Short()
+// elemName names the dataset type of a []fixtures.Pair[D].
+func elemName(pairs any) string {
+	return pairArg(reflect.Zero(reflect.TypeOf(pairs).Elem()).Interface())
+}
+
+// pairArg names the dataset type of a value built on fixtures.Pair[D]: the
+// type argument of the first Pair in its type's name.
+func pairArg(v any) string {
+	s := reflect.TypeOf(v).String()
+	if i := strings.Index(s, "Pair["); i >= 0 {
+		s = s[i+len("Pair["):]
+		depth := 1
+		for j, c := range s {
+			switch c {
+			case '[':
+				depth++
+			case ']':
+				depth--
+				if depth == 0 {
+					return s[:j]
+				}
+			}
+		}
+	}
+	return s
 }

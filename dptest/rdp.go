@@ -1,11 +1,10 @@
 package dptest
 
 import (
-	"fmt"
-	"math"
 	"testing"
 
-	"github.com/dptest/dptest/internal/search"
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/tb"
 )
 
 // RequireRDP checks that m satisfies (λ, ε)-Rényi differential privacy and
@@ -21,69 +20,49 @@ import (
 // fails iff the confirmed bound exceeds ε. A pass means that no confident
 // violation was found, never that m is private.
 //
-// It panics on a programmer error: λ ≤ 1 or NaN, ε < 0 or NaN. A mechanism
-// that panics or returns NaN or ±Inf fails the test with the dataset and the
-// draw's index.
+// It fails the test, with a message naming the value, on λ ≤ 1, λ = +Inf,
+// λ NaN, ε < 0, ε NaN or ε = +Inf (a claim of nothing), a zero Mechanism,
+// a bad option value or an option that does not apply; a mechanism that
+// panics or returns NaN or ±Inf fails it with the dataset and the draw's
+// index.
 func RequireRDP[D any](t TestingT, m Mechanism[D], lambda, eps float64, opts ...Option) {
-	if h, ok := t.(interface{ Helper() }); ok {
+	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	if CheckRDP(t, m, lambda, eps, opts...) {
-		return
-	}
-	t.FailNow()
+	require(t, m, rdpClaim(lambda, eps), opts)
 }
 
 // CheckRDP is the non-fatal form of [RequireRDP] (also available as
 // assert.RDP): it reports a violation or an error with t.Errorf, returns
 // false, and lets the test go on. On success it logs a one-line summary if t
 // has Logf.
-func CheckRDP[D any](t TestingT, m Mechanism[D], lambda, eps float64, opts ...Option) bool {
-	if h, ok := t.(interface{ Helper() }); ok {
+func CheckRDP[D any](t CheckT, m Mechanism[D], lambda, eps float64, opts ...Option) bool {
+	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	mustClaim(lambda, eps)
-	mustMechanism(m)
-	cfg := resolve(opts)
-	rep, err := auditRDP(m, lambda, eps, cfg, testName(t), logger(t))
-	return verdict(t, rep, err)
+	return check(t, m, rdpClaim(lambda, eps), opts)
 }
 
 // AuditRDP runs the audit of [RequireRDP] outside a test and returns its
 // report. The default seed is derived from the claim (there is no test name);
-// [Seed] or -dptest.seed sets it. An error means the audit could not run (no
-// candidate pairs for D, or the mechanism panicked or returned NaN/±Inf);
-// the report then holds what was known. It panics on λ ≤ 1, NaN, ε < 0.
+// [Seed] or -dptest.seed sets it. An error means the audit could not run:
+// a refused value (see RequireRDP), no candidate pairs for D, or a mechanism
+// that panicked or returned NaN/±Inf; the report then holds what was known.
+// Progress goes to standard error with [Verbose] or -dptest.v.
 func AuditRDP[D any](m Mechanism[D], lambda, eps float64, opts ...Option) (Report, error) {
-	mustClaim(lambda, eps)
-	mustMechanism(m)
-	cfg := resolve(opts)
-	return auditRDP(m, lambda, eps, cfg, "", stderrLogger(cfg))
-}
-
-func auditRDP[D any](m Mechanism[D], lambda, eps float64, cfg config, name string, logf func(string, ...any)) (Report, error) {
-	if !cfg.seedSet {
-		cfg.seed = deriveSeed(name, lambda, eps)
-	}
-	cl := claim{kind: kindRDP, lambda: lambda, eps: eps, alpha: 1 - cfg.confidence}
-	rep, _, err := run(search.RDP(m.impl, lambda, 0), cl, cfg, cfg.seed, name, logf)
-	return rep, err
+	return audit(m, rdpClaim(lambda, eps), opts, "", stderrLogger)
 }
 
 // MakeRDP returns a test function asserting the claim, for t.Run:
 //
 //	t.Run("gaussian", dptest.MakeRDP(mech, 2, 0.08))
 func MakeRDP[D any](m Mechanism[D], lambda, eps float64, opts ...Option) func(*testing.T) {
-	mustClaim(lambda, eps)
 	return func(t *testing.T) {
 		t.Helper()
-		RequireRDP(t, m, lambda, eps, opts...)
+		require(t, m, rdpClaim(lambda, eps), opts)
 	}
 }
 
-func mustClaim(lambda, eps float64) {
-	if !(lambda > 1) || math.IsInf(lambda, 1) {
-		panic(fmt.Sprintf("dptest: order λ must be > 1 and finite, got %v", lambda))
-	}
-	mustEps(eps)
+func rdpClaim(lambda, eps float64) plan.Claim {
+	return plan.Claim{Kind: plan.KindRDP, Lambda: lambda, Eps: eps}
 }

@@ -164,19 +164,82 @@ func TestReproducibleAcrossGOMAXPROCS(t *testing.T) {
 	require.NotEqual(t, one.LowerBound, rep.LowerBound)
 }
 
-func TestBadInputPanics(t *testing.T) {
+// Bad input never panics: Audit* return an error naming the value, and
+// Require*/Check*/Make* fail the test with it, so one wrong claim does not
+// kill the other tests of the binary.
+func TestBadInputIsAnError(t *testing.T) {
 	g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
-	require.PanicsWithValue(t, "dptest: order λ must be > 1 and finite, got 1", func() { _, _ = dptest.AuditRDP(g, 1, 0.5) })
-	require.PanicsWithValue(t, "dptest: order λ must be > 1 and finite, got NaN", func() { _, _ = dptest.AuditRDP(g, math.NaN(), 0.5) })
-	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got -0.1", func() { dptest.RequireRDP(t, g, 2, -0.1) })
-	require.PanicsWithValue(t, "dptest: ε must be ≥ 0 and finite, got NaN", func() { dptest.MakeRDP(g, 2, math.NaN()) })
-	require.PanicsWithValue(t, "dptest: Samples must be at least 1000, got 999", func() { dptest.Samples(999) })
-	require.PanicsWithValue(t, "dptest: confidence must lie in (0, 1), got 1", func() { dptest.Confidence(1) })
-	require.PanicsWithValue(t, "dptest: confidence must lie in (0, 1), got 0", func() { dptest.Confidence(0) })
-	require.PanicsWithValue(t, "dptest: Neighbors needs a non-nil generator", func() { dptest.Neighbors[[]float64](nil) })
-	require.PanicsWithValue(t, "dptest: zero Mechanism; build one with Continuous or Discrete", func() {
-		_, _ = dptest.AuditRDP(dptest.Mechanism[[]float64]{}, 2, 1)
-	})
+	for _, c := range []struct {
+		name string
+		m    dptest.Mechanism[[]float64]
+		lam  float64
+		eps  float64
+		opts []dptest.Option
+		want string
+	}{
+		{"λ=1", g, 1, 0.5, nil, "dptest: order λ must be > 1 and finite, got 1"},
+		{"λ NaN", g, math.NaN(), 0.5, nil, "dptest: order λ must be > 1 and finite, got NaN"},
+		{"λ Inf", g, math.Inf(1), 0.5, nil, "dptest: order λ must be > 1 and finite, got +Inf"},
+		{"ε<0", g, 2, -0.1, nil, "dptest: ε must be ≥ 0, got -0.1"},
+		{"ε NaN", g, 2, math.NaN(), nil, "dptest: ε must be ≥ 0, got NaN"},
+		{"ε Inf", g, 2, math.Inf(1), nil, "dptest: ε = +Inf claims nothing, so there is nothing to test; claim a finite ε"},
+		{"samples", g, 2, 1, []dptest.Option{dptest.Samples(999)}, "dptest: Samples must be at least 1000, got 999"},
+		{"confidence 1", g, 2, 1, []dptest.Option{dptest.Confidence(1)}, "dptest: Confidence must lie in (0, 1), got 1"},
+		{"confidence 0", g, 2, 1, []dptest.Option{dptest.Confidence(0)}, "dptest: Confidence must lie in (0, 1), got 0"},
+		{"candidates", g, 2, 1, []dptest.Option{dptest.Candidates(-1)}, "dptest: Candidates must be ≥ 0, got -1"},
+		{"nil generator", g, 2, 1, []dptest.Option{dptest.Neighbors[[]float64](nil)}, "dptest: Neighbors needs a non-nil generator"},
+		{"nil option", g, 2, 1, []dptest.Option{nil}, "dptest: nil Option"},
+		{"zero mechanism", dptest.Mechanism[[]float64]{}, 2, 1, nil, "dptest: zero Mechanism; build one with Continuous or Discrete"},
+		{"nil function", dptest.Continuous[[]float64](nil), 2, 1, nil, "dptest: Continuous needs a non-nil function"},
+		{"nil discrete", dptest.Discrete[[]float64, int](nil), 2, 1, nil, "dptest: Discrete needs a non-nil function"},
+	} {
+		_, err := dptest.AuditRDP(c.m, c.lam, c.eps, c.opts...)
+		require.EqualError(t, err, c.want, c.name)
+		r := run("TestBad", func(rt *recorder) { dptest.RequireRDP(rt, c.m, c.lam, c.eps, c.opts...) })
+		require.True(t, r.failed, c.name)
+		require.Contains(t, r.text(), "could not be audited: "+c.want, c.name)
+		r = run("TestBad", func(rt *recorder) { require.False(t, dptest.CheckRDP(rt, c.m, c.lam, c.eps, c.opts...)) })
+		require.False(t, r.failed, "Check does not stop the test")
+		require.Contains(t, r.text(), c.want, c.name)
+	}
+	// Make* defers the error to the test it makes.
+	require.NotPanics(t, func() { dptest.MakeRDP(g, 2, math.NaN()) })
+}
+
+// An option that does not apply to the claim is an error, not ignored.
+func TestOptionsThatDoNotApply(t *testing.T) {
+	g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
+	_, err := dptest.AuditRDP(g, 2, 1, dptest.Region(0, 1))
+	require.EqualError(t, err, "dptest: Region does not apply to an RDP claim")
+	_, err = dptest.AuditRDP(g, 2, 1, dptest.Floor(0.01))
+	require.EqualError(t, err, "dptest: Floor does not apply to an RDP claim")
+	_, err = dptest.AuditDataCentricDP(g, []float64{0}, [][]float64{{1}}, dptest.Candidates(3))
+	require.EqualError(t, err, "dptest: Candidates does not apply to AuditDataCentricDP")
+	_, err = dptest.RDPBound(make([]float64, 2000), make([]float64, 2000), 2, dptest.Samples(5000))
+	require.EqualError(t, err, "dptest: Samples does not apply to a bound from recorded outputs")
+}
+
+// Pairs, generators and simplifiers of another dataset type are an error
+// naming both types before anything is drawn; the With methods make the
+// same mistake a compile-time error.
+func TestWrongDatasetTypes(t *testing.T) {
+	g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
+	_, err := dptest.AuditRDP(g, 2, 1, dptest.Pairs(fixtures.Pair[[]int]{X: []int{1}, Y: []int{0}}))
+	require.EqualError(t, err, "dptest: Pairs of []int given to a mechanism on datasets of type []float64")
+	_, err = dptest.AuditRDP(g, 2, 1, dptest.Neighbors(fixtures.AddRemove(rapid.IntRange(0, 1), 0, 3)))
+	require.EqualError(t, err, "dptest: a Neighbors generator of []int given to a mechanism on datasets of type []float64")
+	_, err = dptest.AuditDP(g, 2, dptest.Simplifier(fixtures.SimplifyInts))
+	require.EqualError(t, err, "dptest: a Simplifier of []int given to a mechanism on datasets of type []float64")
+	// The typed forms.
+	m := g.WithPairs(fixtures.Canonical(3)).WithSimplifier(fixtures.SimplifyFloats)
+	rep, err := dptest.AuditRDP(m, 2, 1, fast...)
+	require.NoError(t, err)
+	require.Equal(t, 1, rep.PairsSearched, "only the explicit pair: no generator given, no defaults")
+	w, ok := dptest.WitnessOf[[]float64](rep)
+	require.True(t, ok)
+	require.Len(t, w.X, 3)
+	_, ok = dptest.WitnessOf[[]int](rep)
+	require.False(t, ok)
 }
 
 // A mechanism that panics or returns NaN fails the test, naming the dataset
@@ -191,7 +254,7 @@ func TestMisbehavingMechanismsFail(t *testing.T) {
 	r := run("TestNaN", func(rt *recorder) { dptest.RequireRDP(rt, nan, 2, 1, fast...) })
 	require.True(t, r.failed)
 	require.Contains(t, r.text(), "-RDP could not be audited: screening pair 1 of X=[1 0 0 0 0 0 0 0 0 0] Y=[0 0 0 0 0 0 0 0 0 0]: on X: draw ")
-	require.Contains(t, r.text(), "mechanism returned NaN; real outputs must be finite")
+	require.Contains(t, r.text(), "output NaN: real outputs must be finite")
 	require.Contains(t, r.text(), "To reproduce: go test -run=\"^TestNaN$\" -dptest.seed=")
 
 	boom := dptest.Discrete(func(r *rand.Rand, x []float64) int {
@@ -207,11 +270,11 @@ func TestMisbehavingMechanismsFail(t *testing.T) {
 
 	inf := dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return math.Inf(1) })
 	_, err := dptest.AuditRDP(inf, 2, 1, fast...)
-	require.ErrorContains(t, err, "mechanism returned +Inf")
+	require.ErrorContains(t, err, "output +Inf: real outputs must be finite")
 
 	nanDiscrete := dptest.Discrete(func(r *rand.Rand, x []float64) float64 { return math.NaN() })
 	_, err = dptest.AuditRDP(nanDiscrete, 2, 1, fast...)
-	require.ErrorContains(t, err, "not equal to itself")
+	require.ErrorContains(t, err, "a discrete output must equal itself to be counted")
 }
 
 // The noise scale computed from the data: a point mass on one dataset and a
@@ -265,12 +328,29 @@ func TestOtherDatasetTypesNeedCandidates(t *testing.T) {
 	_, err := dptest.AuditRDP(m, 2, 1, fast...)
 	require.EqualError(t, err, "dptest: no candidate pairs for datasets of type dptest_test.point: pass dptest.Pairs(fixtures.Pair[dptest_test.point]{X: …, Y: …}) or dptest.Neighbors(a *rapid.Generator[fixtures.Pair[dptest_test.point]])")
 	_, err = dptest.AuditRDP(m, 2, 1, opts(dptest.Pairs(fixtures.Canonical(3)))...)
-	require.EqualError(t, err, "dptest: Pairs of fixtures.Pair[[]float64] given to a mechanism on datasets of type dptest_test.point")
+	require.EqualError(t, err, "dptest: Pairs of []float64 given to a mechanism on datasets of type dptest_test.point")
 	// x.X + N(0,1) on X.X = 1 and 0: D_2 = 2·1²/2 = 1, the exact claim.
 	rep, err := dptest.AuditRDP(m, 2, 1, opts(dptest.Pairs(fixtures.Pair[point]{X: point{1, 0}, Y: point{0, 0}}))...)
 	require.NoError(t, err)
 	require.False(t, rep.Violated)
 	require.Equal(t, fixtures.Pair[point]{X: point{1, 0}, Y: point{0, 0}}, rep.Witness)
+}
+
+// A dataset of structs with a field named Y prints whole in the failure
+// text, and a user's simplifier moves the witness to a simpler pair.
+func TestStructWitness(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x point) float64 { return float64(x.X) + r.NormFloat64() })
+	far := fixtures.Pair[point]{X: point{3, 7}, Y: point{2, 7}}
+	simplify := func(p fixtures.Pair[point]) []fixtures.Pair[point] {
+		if p.X.Y == 0 {
+			return nil
+		}
+		return []fixtures.Pair[point]{{X: point{p.X.X, 0}, Y: point{p.Y.X, 0}}}
+	}
+	r := failing(t, m.WithPairs(far).WithSimplifier(simplify), 2, 0.1, fast...)
+	require.Contains(t, r.text(), "    witness:      X={X:3 Y:0}  Y={X:2 Y:0}  D(M(", r.text())
+	rep := dptest.Report{Kind: "DP", Claimed: 1, Violated: true, Witness: far, Location: 1.0 / 3, Direction: "ln f_X − ln f_Y"}
+	require.Contains(t, rep.String(), "    witness:      X={X:3 Y:7}  Y={X:2 Y:7}  ln f_X − ln f_Y\n    at output:    0.3333\n")
 }
 
 // Property: Rényi divergence is invariant under bijections of the outputs,

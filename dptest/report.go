@@ -2,27 +2,37 @@ package dptest
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/plan"
 )
 
 // Report is everything one audit found. Failure text and success log are
 // both rendered from it ([Report.String]).
 type Report struct {
-	// Kind is "RDP" for a Rényi-DP claim (Lambda, Claimed) or "DP" for a
-	// pure-DP claim (Claimed; Lambda is 0).
+	// Kind is "RDP" for a Rényi-DP claim (Lambda, Claimed), "DP" for a
+	// pure-DP claim (Claimed; Lambda is 0) or "DataCentricDP" for
+	// [AuditDataCentricDP] (nothing claimed: Claimed is +Inf).
 	Kind                 string
 	Lambda, Claimed      float64
 	Estimate, LowerBound float64 // of the confirmed worst pair and direction
 	Confidence           float64
 	Violated             bool
-	Witness              any // the fixtures.Pair[D] confirmed
-	Samples              int // confirming sample size per side
-	PairsSearched        int
-	Seed                 uint64
-	Elapsed              time.Duration
+	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
+	// typed.
+	Witness       any
+	Samples       int // confirming sample size per side
+	PairsSearched int
+	Seed          uint64
+	Elapsed       time.Duration
+	// Calls is the number of mechanism calls the audit made, pilots
+	// included.
+	Calls int64
 
 	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
 	// or "D(M(Y)‖M(X))" for RDP, "ln f_X − ln f_Y" or "ln f_Y − ln f_X"
@@ -44,7 +54,7 @@ type Report struct {
 	ScreeningSamples int
 	// Confirmed is the number of (pair, direction) candidates confirmed;
 	// each got two independent confirmations at level PerConfirmation
-	// (1 − Confidence = Confirmed·PerConfirmation²).
+	// (α = Confirmed·PerConfirmation², α the run's share of 1 − Confidence).
 	Confirmed       int
 	PerConfirmation float64
 	// Short is set when go test -short cut the sample sizes.
@@ -55,6 +65,56 @@ type Report struct {
 	// Confirmations lists every confirmed candidate with the estimates,
 	// standard errors and bounds of its two confirmations.
 	Confirmations []Confirmation
+	// Settings are the settings the audit ran with, every default
+	// resolved.
+	Settings Settings
+
+	// recorded marks the report of a check of recorded outputs
+	// (CheckRDPSamples): no search, no seed.
+	recorded   bool
+	recordedNs [2]int
+	stdErr     float64
+}
+
+// Settings are the settings an audit ran with: the options, the flags, the
+// environment and the defaults, resolved.
+type Settings struct {
+	Samples          int     // confirming outputs per side
+	ScreeningSamples int     // per side and pair
+	PilotSamples     int     // per side, before a sample of real outputs (confirmation)
+	Candidates       int     // pairs drawn from a generator
+	Confidence       float64 // of the verdict
+	Seed             uint64
+	SeedFrom         string // "option", "-dptest.seed", "DPTEST_SEED", "random" or "derived"
+	Short            bool   // go test -short cut the defaults
+	// Runs lists how the false-failure budget 1 − Confidence was split:
+	// one run of the engine per criterion.
+	Runs []Run
+	// Region and Floor of a DP audit's local screening, zero for their
+	// defaults (the pilot's central 99.8%; ten samples' worth).
+	Region [2]float64
+	Floor  float64
+}
+
+// Run is one run of the engine within an audit.
+type Run struct {
+	Criterion       string  // "Rényi" or "local"
+	Lambda          float64 // the Rényi order
+	Threshold       float64 // the value the criterion must not exceed
+	Alpha           float64 // the run's share of the false-failure budget
+	PerConfirmation float64 // the level of each confirmation
+}
+
+func settingsOf(p plan.Plan) Settings {
+	s := Settings{
+		Samples: p.Confirmation.Samples, ScreeningSamples: p.Screening.Samples, PilotSamples: p.Confirmation.Pilot,
+		Candidates: p.Candidates, Confidence: p.Confidence, Seed: p.Seed, SeedFrom: p.SeedFrom, Short: p.Short,
+		Region: p.Local.Region, Floor: p.Local.Floor,
+	}
+	for _, r := range p.Runs {
+		s.Runs = append(s.Runs, Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()})
+	}
+	return s
 }
 
 // LossCurve is an empirical privacy-loss curve: Loss[i] = ℓ̂(T[i]).
@@ -75,32 +135,40 @@ type Confirmation struct {
 	Bounds    [2]float64
 }
 
+// WitnessOf returns the report's witness as the pair of datasets it is, and
+// whether the report has a witness of that type.
+func WitnessOf[D any](r Report) (fixtures.Pair[D], bool) {
+	p, ok := r.Witness.(fixtures.Pair[D])
+	return p, ok
+}
+
 // String renders the report: the failure text for a violation, a one-line
 // summary otherwise.
 func (r Report) String() string {
-	claim := r.claimText()
 	if !r.Violated {
-		s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %d pairs searched, %s samples per side, %s",
-			claim, num(r.LowerBound), num(r.Estimate), percent(r.Confidence), r.PairsSearched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
-		if r.Short {
-			s += " (-short: reduced sample sizes)"
-		}
-		return s
+		return r.successLine()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", claim, percent(r.Confidence))
+	if r.recorded {
+		fmt.Fprintf(&b, "[dptest] %s violated by the samples at %s confidence\n", r.claimText(), percent(r.Confidence))
+		fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s ± %s, %s and %s samples)\n", num(r.LowerBound), num(r.Estimate), num(r.stdErr), thousands(r.recordedNs[0]), thousands(r.recordedNs[1]))
+		fmt.Fprintf(&b, "    To reproduce: %s", r.Reproduce())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", r.claimText(), percent(r.Confidence))
+	e := r
 	if r.CrossCheck != nil && r.CrossCheck.Violated {
 		// Found by the Rényi cross-check of a DP audit: show its evidence.
 		c := r.CrossCheck
 		fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Lambda), num(c.Claimed))
-		r = *c
+		e = *c
 	}
-	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(r.LowerBound), num(r.Estimate), thousands(r.Samples))
-	fmt.Fprintf(&b, "    witness:      %s  %s\n", witnessText(r.Witness), r.Direction)
-	if r.Location != nil {
-		fmt.Fprintf(&b, "    at output:    %v\n", r.Location)
+	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Samples))
+	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
+	if e.Location != nil {
+		fmt.Fprintf(&b, "    at output:    %s\n", value(e.Location))
 	}
-	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", r.PairsSearched, r.Confirmed)
+	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", e.PairsSearched, e.Confirmed)
 	if r.Short {
 		fmt.Fprintf(&b, "    note:         -short reduced the sample sizes\n")
 	}
@@ -108,36 +176,78 @@ func (r Report) String() string {
 	return b.String()
 }
 
+func (r Report) successLine() string {
+	if r.recorded {
+		return fmt.Sprintf("[dptest] %s holds on the samples: lower bound %s (estimate %s) at %s confidence",
+			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
+	}
+	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %d pairs searched, %s samples per side, %s",
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), r.PairsSearched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
+	if r.Short {
+		s += " (-short: reduced sample sizes)"
+	}
+	return s
+}
+
+// errorText renders an audit that could not finish.
+func (r Report) errorText(err error) string {
+	what := "could not be audited"
+	if r.recorded {
+		what = "could not be checked on the samples"
+	}
+	return fmt.Sprintf("[dptest] %s %s: %v\n    To reproduce: %s", r.claimText(), what, err, r.Reproduce())
+}
+
 func (r Report) claimText() string {
-	if r.Kind == kindDP {
+	switch r.Kind {
+	case plan.KindDP:
 		return fmt.Sprintf("ε=%s pure DP", num(r.Claimed))
+	case plan.KindDataCentric:
+		return "the data-centric DP level"
 	}
 	return fmt.Sprintf("(λ=%s, ε=%s)-RDP", num(r.Lambda), num(r.Claimed))
 }
 
-// Reproduce returns the command line (or option) that replays the audit.
+// Reproduce returns the command line (or option) that replays the audit:
+// the test and its seed, or dptest.Seed(…) outside a test. A check of
+// recorded outputs needs no seed.
 func (r Report) Reproduce() string {
 	if r.TestName == "" {
+		if r.recorded {
+			return "run the check again on the same samples"
+		}
 		return fmt.Sprintf("dptest.Seed(%d)", r.Seed)
 	}
 	parts := strings.Split(r.TestName, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
+	if r.recorded {
+		return fmt.Sprintf("go test -run=%q", strings.Join(parts, "/"))
+	}
 	return fmt.Sprintf("go test -run=%q -dptest.seed=%d", strings.Join(parts, "/"), r.Seed)
 }
 
-func witnessText(w any) string {
-	if w == nil {
-		return "(none)"
+// witnessText prints the witness's two datasets, each as %+v prints it,
+// whatever fields a dataset of structs has.
+func (r Report) witnessText() string {
+	v := reflect.ValueOf(r.Witness)
+	if r.Witness == nil || v.Kind() != reflect.Struct {
+		return fmt.Sprintf("%+v", r.Witness)
 	}
-	// fixtures.Pair prints as {X Y}; show the two datasets by name.
-	s := fmt.Sprintf("%+v", w)
-	if strings.HasPrefix(s, "{X:") && strings.Contains(s, " Y:") {
-		i := strings.LastIndex(s, " Y:")
-		return "X=" + s[3:i] + "  Y=" + s[i+3:len(s)-1]
+	x, y := v.FieldByName("X"), v.FieldByName("Y")
+	if !x.IsValid() || !y.IsValid() {
+		return fmt.Sprintf("%+v", r.Witness)
 	}
-	return s
+	return fmt.Sprintf("X=%+v  Y=%+v", x.Interface(), y.Interface())
+}
+
+// value prints an output: numbers with four significant digits.
+func value(v any) string {
+	if f, ok := v.(float64); ok {
+		return num(f)
+	}
+	return fmt.Sprint(v)
 }
 
 // num prints a number with four significant digits.

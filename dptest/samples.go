@@ -1,7 +1,10 @@
 package dptest
 
 import (
+	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/renyi"
+	"github.com/dptest/dptest/internal/stat"
+	"github.com/dptest/dptest/internal/tb"
 )
 
 // Bound is a one-sided lower bound on a Rényi divergence D_λ(P ‖ Q) computed
@@ -16,13 +19,6 @@ type Bound struct {
 	NX, NY     int // sample sizes
 }
 
-func boundFrom(r renyi.Result, conf float64) Bound {
-	return Bound{
-		Lambda: r.Lambda, Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound,
-		Confidence: conf, NX: int(r.NP), NY: int(r.NQ),
-	}
-}
-
 // RDPBound bounds D_λ(P ‖ Q) from real outputs recorded elsewhere (another
 // system's logs, say): xs drawn on one dataset, ys on its neighbour. The
 // samples may differ in size and need at least MinSamples values each;
@@ -33,23 +29,72 @@ func boundFrom(r renyi.Result, conf float64) Bound {
 //
 // Errors: λ ≤ 1 or not finite, fewer than MinSamples values, a NaN or ±Inf
 // value (its index is named), a sample whose values are all equal (a point
-// mass: use [RDPBoundDiscrete]) or that mostly repeat a few values.
+// mass: use [RDPBoundDiscrete]) or that mostly repeat a few values, an
+// option other than Confidence.
 func RDPBound(xs, ys []float64, lambda float64, opts ...Option) (Bound, error) {
-	conf := resolve(opts).confidence
-	r, err := renyi.ContinuousSamples(xs, ys, renyi.Params{Lambda: lambda, Alpha: 1 - conf})
-	if err != nil {
-		return Bound{}, err
-	}
-	return boundFrom(r, conf), nil
+	return bound(lambda, opts, func() (stat.Sample, error) { return stat.FromValues(xs, ys) })
 }
 
 // RDPBoundDiscrete is [RDPBound] for discrete outputs of any comparable type,
 // counted exactly. A value not equal to itself (a NaN) is an error.
 func RDPBoundDiscrete[O comparable](xs, ys []O, lambda float64, opts ...Option) (Bound, error) {
-	conf := resolve(opts).confidence
-	r, err := renyi.DiscreteSamples(xs, ys, renyi.Params{Lambda: lambda, Alpha: 1 - conf})
+	return bound(lambda, opts, func() (stat.Sample, error) { return stat.FromOutputs(xs, ys) })
+}
+
+func bound(lambda float64, opts []Option, sample func() (stat.Sample, error)) (Bound, error) {
+	o, err := collect(kindSamples, opts)
 	if err != nil {
 		return Bound{}, err
 	}
-	return boundFrom(r, conf), nil
+	p, err := plan.Resolve(plan.Claim{Kind: plan.KindRDP, Lambda: lambda, Eps: 0}, "", o.settings, false)
+	if err != nil {
+		return Bound{}, err
+	}
+	s, err := sample()
+	if err != nil {
+		return Bound{}, err
+	}
+	r, _, err := renyi.Both(s, renyi.Params{
+		Lambda: lambda, Alpha: p.Alpha(),
+		DiscreteTau: p.Renyi.DiscreteTau, RelativeTau: p.Renyi.RelativeTau, TailCount: p.Renyi.TailCount,
+	})
+	if err != nil {
+		return Bound{}, err
+	}
+	return Bound{
+		Lambda: r.Lambda, Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound,
+		Confidence: p.Confidence, NX: int(r.NP), NY: int(r.NQ),
+	}, nil
+}
+
+// CheckRDPSamples checks D_λ(P ‖ Q) ≤ ε against real outputs xs ∼ P and ys ∼
+// Q recorded on two neighbouring datasets (also available as
+// assert.RDPSamples): it fails (t.Errorf, false) if the lower bound of
+// [RDPBound] exceeds ε, or if the bound cannot be computed. Both
+// directions matter: to check the claim for the pair, call it also with
+// the samples swapped.
+func CheckRDPSamples(t CheckT, xs, ys []float64, lambda, eps float64, opts ...Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	b, err := RDPBound(xs, ys, lambda, opts...)
+	return verdict(t, recordedReport(t, b, lambda, eps), err)
+}
+
+// CheckRDPSamplesDiscrete is [CheckRDPSamples] for discrete outputs of any
+// comparable type.
+func CheckRDPSamplesDiscrete[O comparable](t CheckT, xs, ys []O, lambda, eps float64, opts ...Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	b, err := RDPBoundDiscrete(xs, ys, lambda, opts...)
+	return verdict(t, recordedReport(t, b, lambda, eps), err)
+}
+
+func recordedReport(t CheckT, b Bound, lambda, eps float64) Report {
+	return Report{
+		Kind: plan.KindRDP, Lambda: lambda, Claimed: eps, Estimate: b.Estimate, LowerBound: b.LowerBound,
+		Confidence: b.Confidence, Violated: b.LowerBound > eps, TestName: testName(t),
+		recorded: true, recordedNs: [2]int{b.NX, b.NY}, stdErr: b.StdErr,
+	}
 }

@@ -40,8 +40,8 @@ func (m NoisyGD) Sample(r *rand.Rand, x []float64) float64 {
 	return theta
 }
 
-// RDP returns D_λ(M(x) ‖ M(x′)) for the canonical pair with m records (seed
-// 002 Section IV-B). θ_K is Gaussian with mean x̄(1 − (1−η)^K) and variance
+// RDP returns D_λ(M(x) ‖ M(x′)) for the canonical pair with m records ([KAD24]
+// Section IV-B). θ_K is Gaussian with mean x̄(1 − (1−η)^K) and variance
 // 2b²(1 − (1−η)^{2K})/(2 − η), so with Δx̄ = S_g/m, S_g = 1,
 //
 //	ε(λ) = λ S_g² / (4 b² m²) · (2 − η)/(1 + (1−η)^K) · (1 − (1−η)^K).

@@ -58,8 +58,8 @@ func (m ReportNoisyMax) Epsilon() float64 {
 	return m.Eps
 }
 
-// ExponentialMechanism is the version of the exponential mechanism of seed
-// 003, Section V ("Exponential Mechanism"), which privatises a number
+// ExponentialMechanism is the version of the exponential mechanism of [AKD22],
+// Section V ("Exponential Mechanism"), which privatises a number
 // s ∈ [1, 2] with a non-negative output drawn from the density
 //
 //	f_s(t) = λ exp(−λ|s − t|) / (2 − e^{−λs}),   t ≥ 0.

@@ -17,52 +17,10 @@ package local
 
 import (
 	"math"
-	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/stat"
 )
-
-// EventKind says what an Event is.
-type EventKind int
-
-const (
-	// Cell is one value of a discrete output.
-	Cell EventKind = iota
-	// Atom is one value of a real output that the output repeats.
-	Atom
-	// Interval is a range of a real output, atoms excluded.
-	Interval
-)
-
-// Event is a set of outputs chosen at screening, whose probabilities under
-// the two datasets the confirmation estimates from fresh samples. By the
-// "≤" half of Theorem 1, |ln P(A(x) ∈ E) − ln P(A(x′) ∈ E)| ≤ ε_{x,x′} for
-// every event E, so a lower bound on the event's loss is a lower bound on ε
-// whatever the event.
-type Event struct {
-	Kind     EventKind
-	Cell     any       // the peak value, for Cell
-	Cells    any       // for Cell: the map[O]struct{} of all the event's values (nil: Cell alone)
-	Atom     float64   // the value, for Atom
-	Lo, Hi   float64   // the range, for Interval (output units)
-	Exclude  []float64 // sorted atoms left out of an Interval
-	Location float64   // t̂ in output units (Atom and Interval)
-}
-
-// Contains reports whether a real output lies in the event.
-func (e Event) Contains(v float64) bool {
-	switch e.Kind {
-	case Atom:
-		return v == e.Atom
-	case Interval:
-		if v < e.Lo || v > e.Hi {
-			return false
-		}
-		_, isAtom := slices.BinarySearch(e.Exclude, v)
-		return !isAtom
-	}
-	return false
-}
 
 // Curve is the empirical loss ln f̂_x(t) − ln f̂_{x′}(t) of one direction on
 // the grid points of the region C, in output units ([AKD22], Figure 3).
@@ -75,7 +33,7 @@ type Curve struct {
 type Estimate struct {
 	Loss   float64 // ε̂_{x,x′} of eq. (23), for this direction
 	StdErr float64 // the pointwise standard error of the loss at t̂
-	Event  Event
+	Event  stat.Event
 	Curve  Curve // nil for discrete outputs
 }
 
@@ -100,15 +58,22 @@ type Bound struct {
 // sides (the Haldane–Anscombe correction of log-ratio estimates), so an
 // output never seen on one side gives a large but finite loss and variance.
 func CountBound(cx, nx, cy, ny int64, alpha float64) Bound {
-	fx, fy := float64(cx), float64(cy)
-	if cx == 0 || cy == 0 {
-		fx += 0.5
-		fy += 0.5
-	}
-	p := fx / float64(nx)
-	q := fy / float64(ny)
-	loss := math.Log(p) - math.Log(q)
-	se := math.Sqrt(max(1-p, 0)/(float64(nx)*p) + max(1-q, 0)/(float64(ny)*q))
-	z := distuv.UnitNormal.Quantile(1 - alpha)
+	fx, fy, se := logRatioSE(float64(cx), float64(nx), float64(cy), float64(ny))
+	loss := math.Log(fx) - math.Log(fy)
+	z := numeric.UpperNormalQuantile(alpha)
 	return Bound{Loss: loss, StdErr: se, LowerBound: loss - z*se, CountX: cx, CountY: cy}
+}
+
+// logRatioSE returns the relative frequencies p̂ = c_x/n_x, q̂ = c_y/n_y and
+// the delta-method standard error of ln p̂ − ln q̂,
+//
+//	√((1 − p̂)/(n_x p̂) + (1 − q̂)/(n_y q̂)),
+//
+// with the Haldane–Anscombe ½ added to both counts when either is zero.
+func logRatioSE(cx, nx, cy, ny float64) (p, q, se float64) {
+	if cx == 0 || cy == 0 {
+		cx, cy = cx+0.5, cy+0.5
+	}
+	p, q = cx/nx, cy/ny
+	return p, q, math.Sqrt(max(1-p, 0)/(nx*p) + max(1-q, 0)/(ny*q))
 }

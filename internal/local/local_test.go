@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dptest/dptest/internal/density"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 func TestCountBoundIsEq26(t *testing.T) {
@@ -50,8 +50,8 @@ func TestCountBoundCoverage(t *testing.T) {
 }
 
 func TestDiscreteScreen(t *testing.T) {
-	p, q := density.NewFreq[string](), density.NewFreq[string]()
-	add := func(f *density.Freq[string], v string, n int) {
+	p, q := stat.NewFreq[string](), stat.NewFreq[string]()
+	add := func(f *stat.Freq[string], v string, n int) {
 		for i := 0; i < n; i++ {
 			f.Add(v)
 		}
@@ -65,18 +65,21 @@ func TestDiscreteScreen(t *testing.T) {
 	add(q, "c", 2718)
 	add(p, "z", 1) // rare: floored at 10/n, never the peak
 	add(q, "z", 1282)
-	xy, yx := DiscreteScreen(p, q, 0)
-	require.Equal(t, "a", xy.Event.Cell)
+	xy, yx, err := Screen(stat.Tabulate(p, q), Params{FloorCount: 10})
+	require.NoError(t, err)
+	require.Equal(t, "a", xy.Event.Location)
 	require.InDelta(t, math.Log((2718.0/8719)/(1000.0/10000)), xy.Loss, 1e-12)
 	// x′ → x: z (1 draw of 8719 under x, floored at 10 draws, against 1282
 	// of 10⁴) has loss ln 111.8 = 4.72 with a standard error near 1, so its
 	// penalised loss 4.7 − 3 beats c's 0.86 − 3·0.034: a value seen once on
 	// one side and a thousand times on the other is evidence.
-	require.Equal(t, "z", yx.Event.Cell)
+	require.Equal(t, "z", yx.Event.Location)
 	require.InDelta(t, math.Log((1282.0/10000)/(10.0/8719)), yx.Loss, 1e-12)
-	set := yx.Event.Cells.(map[string]struct{})
-	require.Contains(t, set, yx.Event.Cell)
-	require.NotContains(t, set, "b")
+	require.Equal(t, stat.ValueSet, yx.Event.Kind)
+	require.Contains(t, yx.Event.Members, yx.Event.Location)
+	require.NotContains(t, yx.Event.Members, "b")
+	_, _, err = Screen(stat.Tabulate(p, q), Params{})
+	require.ErrorIs(t, err, ErrNoFloor)
 }
 
 func TestRealScreenLaplace(t *testing.T) {
@@ -95,15 +98,14 @@ func TestRealScreenLaplace(t *testing.T) {
 	}
 	pooled := append(slices.Clone(xs), ys...)
 	slices.Sort(pooled)
-	g, err := density.GridForSorted(pooled, len(xs))
+	d, err := stat.DesignReal(pooled, len(xs))
 	require.NoError(t, err)
-	px, py := density.NewReal(g, nil), density.NewReal(g, nil)
+	s := &stat.Continuous{P: d.New(), Q: d.New(), Design: d}
 	for i := range xs {
-		px.Add(xs[i])
-		py.Add(ys[i])
+		s.P.Add(xs[i])
+		s.Q.Add(ys[i])
 	}
-	id := func(u float64) float64 { return u }
-	xy, yx, err := RealScreen(RealInput{P: px, Q: py, ToOutput: id, RegionLo: -3, RegionHi: 4})
+	xy, yx, err := Screen(s, Params{Region: [2]float64{-3, 4}, FloorCount: 10})
 	require.NoError(t, err)
 	require.InDelta(t, 1, xy.Loss, 0.1)
 	require.InDelta(t, 1, yx.Loss, 0.1)
@@ -117,6 +119,12 @@ func TestRealScreenLaplace(t *testing.T) {
 	for i := range xy.Curve.Loss {
 		require.Equal(t, -xy.Curve.Loss[i], yx.Curve.Loss[i])
 	}
-	_, _, err = RealScreen(RealInput{P: px, Q: py, ToOutput: id, RegionLo: 1e6, RegionHi: 2e6})
+	_, _, err = Screen(s, Params{Region: [2]float64{1e6, 2e6}, FloorCount: 10})
 	require.ErrorContains(t, err, "no output in the region C")
+	// The default region is the pilot's central 99.8%.
+	xy, _, err = Screen(s, Params{RegionTail: 0.001, FloorCount: 10})
+	require.NoError(t, err)
+	lo, hi := d.PilotRange(0.001)
+	require.GreaterOrEqual(t, xy.Curve.T[0], lo)
+	require.LessOrEqual(t, xy.Curve.T[len(xy.Curve.T)-1], hi)
 }

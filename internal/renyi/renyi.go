@@ -9,21 +9,22 @@
 // eqs. (17)–(18). Since q_τ ≥ q, D_λ(p, q_τ) ≤ D_λ(p, q), so ℓ̂ bounds the true
 // divergence from below with asymptotic confidence 1 − α (Theorem 1).
 //
-// Discrete outputs sum over the values observed in either sample ([Discrete]);
-// real outputs integrate the kernel density estimates on the grid they were
-// binned on ([Continuous]). Every integral is accumulated in log space, so
-// β·q̂ of 10⁵ and more, and q̂_τ^{1−λ} of 10³⁰⁰ and more, never overflow.
+// [Both] estimates both directions from one sample of a pair: discrete
+// outputs sum over the values observed on either side, real outputs
+// integrate the kernel density estimates on the grid they were binned on.
+// Every integral is accumulated in log space, so β·q̂ of 10⁵ and more, and
+// q̂_τ^{1−λ} of 10³⁰⁰ and more, never overflow.
 package renyi
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/dptest/dptest/internal/density"
 	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 // MinSamples is the smallest sample per side the estimator accepts. The bound
@@ -34,55 +35,44 @@ import (
 // few samples resolves a divergence below about 1/√1000 ≈ 0.03 anyway.
 const MinSamples = 1000
 
-// Params are the estimator's parameters. The zero value of Tau, Beta and
-// Bandwidth selects the defaults described at each field.
+// Params are the estimator's parameters. The floors and the tail count
+// are given explicitly (dptest's plan holds the values it uses); β and the
+// bandwidth have the rules described at each field.
 type Params struct {
 	Lambda float64 // order λ > 1
 	Alpha  float64 // 1 − confidence of the lower bound, in (0, 1)
 
-	// Tau is the floor τ of eq. (13), in the unit of the density estimate:
-	// probability for discrete outputs, probability per unit of output for
-	// real ones. Zero selects the default: for discrete outputs
-	// DefaultDiscreteTau; for real outputs the scale-free
-	// DefaultRelativeTau/s, with s = min(sd, IQR/1.349) of the pooled sample
-	// (so multiplying every output by c multiplies the floor by 1/c, and the
-	// estimate does not change).
+	// DiscreteTau is the floor τ of eq. (13) on probabilities: discrete
+	// outputs, and the atoms of real outputs that have no density part.
+	DiscreteTau float64
+	// RelativeTau sets the floor of densities relative to their scale s =
+	// min(sd, IQR/1.349) of the pooled sample: τ = RelativeTau/s, so that
+	// multiplying every output by c multiplies the floor by 1/c and the
+	// estimate does not change.
+	RelativeTau float64
+	// Tau, if positive, is an absolute floor that replaces both: a
+	// probability for discrete outputs, a density in output units for real
+	// ones ([KAD24] Section IV-A uses τ = 10⁻⁵).
 	Tau float64
 	// Beta is the softmax parameter β of eq. (13); zero selects β = 1/τ, the
 	// paper's choice (Section III-C).
 	Beta float64
 	// Bandwidth overrides the kernel bandwidth for real outputs; zero
-	// selects Undersmooth(PluginBandwidth) of the sample with the smaller
-	// plug-in bandwidth, used for both samples.
+	// selects Undersmooth(SmallerBandwidth) of the sample, used for both
+	// sides.
 	Bandwidth float64
 	// TailCount is k of the sparse-region treatment: discrete values seen
 	// fewer than k times in the two samples together are merged into one
 	// value, and each run of grid points where the pooled sample has fewer
 	// than k samples per bandwidth is mapped to one atom
-	// (density.SparseRuns). Both are deterministic post-processings of the
+	// (stat.SparseRuns). Both are deterministic post-processings of the
 	// outputs, so the bound stays a bound; they trade a little tightness for
-	// stability. Zero selects DefaultTailCount; a negative value turns the
-	// treatment off.
+	// stability. Zero or negative turns the treatment off.
 	TailCount float64
 	// PaperExact computes (16)–(18) exactly as printed: no bias correction
 	// (see [Result.BiasCorrection]) and no sparse-region treatment.
 	PaperExact bool
 }
-
-// DefaultTailCount is the default [Params.TailCount].
-const DefaultTailCount = 100
-
-const (
-	// DefaultDiscreteTau is the paper's floor τ = 10⁻⁵ (Section IV-A),
-	// applied to probabilities, which have no unit.
-	DefaultDiscreteTau = 1e-5
-	// DefaultRelativeTau is the floor for real outputs relative to their
-	// scale s: τ = 5·10⁻⁵/s. For the paper's mechanisms (s ≈ 5 for b = 5
-	// noise, s ≈ 1 for noisy gradient descent) it reproduces the paper's
-	// τ = 10⁻⁵ within a factor of five; relative to a normal density's peak
-	// 0.4/s it floors at 1.25·10⁻⁴ of the peak (beyond 4.2 sd).
-	DefaultRelativeTau = 5e-5
-)
 
 // Result is an estimate with its lower bound and diagnostics.
 type Result struct {
@@ -114,12 +104,10 @@ type Result struct {
 
 // Errors for bad input.
 var (
-	ErrOrder      = errors.New("renyi: order λ must be > 1 and finite")
-	ErrAlpha      = errors.New("renyi: α must lie in (0, 1)")
-	ErrTooFew     = fmt.Errorf("renyi: each sample needs at least %d values", MinSamples)
-	ErrFloor      = errors.New("renyi: floor τ and softmax β must be positive and finite (or zero for the default)")
-	ErrPointMassP = errors.New("renyi: the first sample (of p) is a point mass; a point mass is a discrete output, use the discrete estimator")
-	ErrPointMassQ = errors.New("renyi: the second sample (of q) is a point mass; a point mass is a discrete output, use the discrete estimator")
+	ErrOrder  = errors.New("renyi: order λ must be > 1 and finite")
+	ErrAlpha  = errors.New("renyi: α must lie in (0, 1)")
+	ErrTooFew = fmt.Errorf("renyi: each sample needs at least %d values", MinSamples)
+	ErrFloor  = errors.New("renyi: floors τ and softmax β must be finite and ≥ 0, and the floor the sample needs positive")
 )
 
 func (p Params) check(np, nq int64) error {
@@ -130,41 +118,91 @@ func (p Params) check(np, nq int64) error {
 		return ErrAlpha
 	case np < MinSamples || nq < MinSamples:
 		return fmt.Errorf("%w (got %d and %d)", ErrTooFew, np, nq)
-	case p.Tau < 0 || math.IsNaN(p.Tau) || math.IsInf(p.Tau, 0) || p.Beta < 0 || math.IsNaN(p.Beta) || math.IsInf(p.Beta, 0):
+	case !finiteNonNegative(p.Tau) || !finiteNonNegative(p.Beta) || !finiteNonNegative(p.DiscreteTau) || !finiteNonNegative(p.RelativeTau):
 		return ErrFloor
 	}
 	return nil
 }
 
-// Discrete estimates D_λ(p ‖ q) from frequency tables of two samples, summing
-// over every value seen in either ([KAD24] eqs. (9) and (16)); values seen
-// fewer than TailCount times in both samples together are first merged into
-// one (see [Params.TailCount]).
-func Discrete[O comparable](p, q *density.Freq[O], par Params) (Result, error) {
-	if err := par.check(p.N, q.N); err != nil {
+// Both estimates D_λ(M(X) ‖ M(Y)) and D_λ(M(Y) ‖ M(X)) from one sample of
+// both sides: a *stat.Table of discrete outputs, summing over every value
+// seen on either side ([KAD24] eqs. (9) and (16)), or a *stat.Continuous
+// of real outputs, integrating kernel density estimates on the sample's
+// grid and summing over its atoms (see [Params.TailCount] for the values
+// and sparse regions merged first).
+//
+// Smoothing both sides with the same kernel is the post-processing
+// t ↦ t + hZ, Z ∼ N(0,1), so the divergence a kernel estimate converges to
+// is D_λ(p∗K_h ‖ q∗K_h) ≤ D_λ(p ‖ q): the smoothing bias never makes the
+// bound invalid, it only makes it less tight.
+func Both(s stat.Sample, par Params) (xy, yx Result, err error) {
+	switch s := s.(type) {
+	case *stat.Table:
+		if xy, err = table(s, par, false); err != nil {
+			return xy, yx, err
+		}
+		yx, err = table(s, par, true)
+		return xy, yx, err
+	case *stat.Continuous:
+		return mixed(s.P.Bins, s.Q.Bins, s.P.Atoms, s.Q.Atoms, par)
+	}
+	return xy, yx, fmt.Errorf("renyi: no estimator for a sample of type %T", s)
+}
+
+// table estimates D_λ(p ‖ q) from a table of discrete outputs, or
+// D_λ(q ‖ p) if reverse.
+func table(t *stat.Table, par Params, reverse bool) (Result, error) {
+	np, nq := t.NP, t.NQ
+	if reverse {
+		np, nq = nq, np
+	}
+	if err := par.check(np, nq); err != nil {
 		return Result{}, err
 	}
 	if par.Tau == 0 {
-		par.Tau = DefaultDiscreteTau
+		par.Tau = par.DiscreteTau
+	}
+	if par.Tau == 0 {
+		return Result{}, ErrFloor
 	}
 	if par.Beta == 0 {
 		par.Beta = 1 / par.Tau
 	}
 	var pts points
-	support, merged := addCells(&pts, p, q, p.N, q.N, par.tailCount(), 1)
-	r := pts.estimate(p.N, q.N, par)
+	support, merged := addCells(&pts, orientedCells(t.Cells, reverse), np, nq, par.tailCount(), 1)
+	r := pts.estimate(np, nq, par)
 	r.Support = support
 	r.Merged = merged
 	return r, nil
 }
 
-// addCells adds one point per value of two frequency tables (probabilities
-// relative to np and nq samples, floor unit unit), merging the values seen
-// fewer than k times in both together into one. It returns the number of
-// points added and of values merged.
-func addCells[O comparable](s *points, p, q *density.Freq[O], np, nq int64, k, unit float64) (support, merged int) {
-	var rare density.CountPair
-	for _, c := range density.Joint(p, q) {
+// orientedCells returns the cells of a table sorted by (P, Q), with P and Q
+// swapped first if reverse, so that the estimate of either direction sums
+// its terms in one order whatever the map order of the counts.
+func orientedCells(cells []stat.Cell, reverse bool) []stat.Cell {
+	if !reverse {
+		return cells
+	}
+	out := make([]stat.Cell, len(cells))
+	for i, c := range cells {
+		out[i] = stat.Cell{Value: c.Value, P: c.Q, Q: c.P}
+	}
+	slices.SortFunc(out, func(a, b stat.Cell) int {
+		if c := cmp.Compare(a.P, b.P); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Q, b.Q)
+	})
+	return out
+}
+
+// addCells adds one point per cell (probabilities relative to np and nq
+// samples, floor unit unit), merging the values seen fewer than k times on
+// both sides together into one. It returns the number of points added and
+// of values merged.
+func addCells(s *points, cells []stat.Cell, np, nq int64, k, unit float64) (support, merged int) {
+	var rare stat.Cell
+	for _, c := range cells {
 		if float64(c.P+c.Q) < k {
 			rare.P += c.P
 			rare.Q += c.Q
@@ -181,141 +219,35 @@ func addCells[O comparable](s *points, p, q *density.Freq[O], np, nq int64, k, u
 	return support, merged
 }
 
-// Continuous estimates D_λ(p ‖ q) from two samples binned on the same grid:
-// Gaussian kernel density estimates with a common bandwidth (by default the
-// undersmoothed plug-in bandwidth of the sample that needs the finer one),
-// evaluated at the grid points, and the integrals of (16)–(18) as Riemann
-// sums over the grid, plus the atoms of sparse runs ([Params.TailCount]).
-//
-// Smoothing both samples with the same kernel is the post-processing
-// t ↦ t + hZ, Z ∼ N(0,1), so the divergence the estimate converges to is
-// D_λ(p∗K_h ‖ q∗K_h) ≤ D_λ(p ‖ q): the smoothing bias never makes the bound
-// invalid, it only makes it less tight.
-func Continuous(p, q *density.Binned, par Params) (Result, error) {
-	xy, _, err := mixed(p, q, nil, nil, par, false)
-	return xy, err
-}
-
-// Real estimates D_λ(p ‖ q) from real outputs that mix a density and atoms
-// (density.Real): the atoms are discrete cells, with probabilities relative
-// to the whole sample, and the rest is estimated as by [Continuous], as a
-// sub-density. The floor of an atom is τ·h, the mass of one bandwidth at the
-// floor density. Outputs with no continuous part at all (only atoms) are
-// estimated as discrete ones, with DefaultDiscreteTau.
-func Real(p, q *density.Real, par Params) (Result, error) {
-	xy, _, err := mixed(p.Bins, q.Bins, p.Atoms, q.Atoms, par, false)
-	return xy, err
-}
-
-// RealBoth returns Real(p, q, par) and Real(q, p, par), sharing the
-// bandwidth, the density estimates and the atoms, which do not depend on the
-// direction.
-func RealBoth(p, q *density.Real, par Params) (pq, qp Result, err error) {
-	return mixed(p.Bins, q.Bins, p.Atoms, q.Atoms, par, true)
-}
-
-// DiscreteBoth returns Discrete(p, q, par) and Discrete(q, p, par).
-func DiscreteBoth[O comparable](p, q *density.Freq[O], par Params) (pq, qp Result, err error) {
-	if pq, err = Discrete(p, q, par); err != nil {
-		return pq, qp, err
-	}
-	qp, err = Discrete(q, p, par)
-	return pq, qp, err
-}
-
-// minContinuous is the number of non-atom samples a side needs for its
-// plug-in bandwidth to be computed.
-const minContinuous = 100
-
-// mixed estimates D_λ(p ‖ q) and, if both, D_λ(q ‖ p) from the same
-// density estimates and atoms.
-func mixed(pb, qb *density.Binned, pa, qa *density.Freq[float64], par Params, both bool) (pq, qp Result, err error) {
+// mixed estimates D_λ(p ‖ q) and D_λ(q ‖ p) of real outputs that mix a
+// density and atoms from the same density estimates and atoms: the atoms
+// are discrete cells, with probabilities relative to the whole sample, and
+// the rest is a sub-density. The floor of an atom is τ·h, the mass of one
+// bandwidth at the floor density. Outputs with no continuous part at all
+// (only atoms) are estimated as discrete ones, with the discrete floor.
+func mixed(pb, qb *stat.Binned, pa, qa *stat.Freq[float64], par Params) (pq, qp Result, err error) {
 	if pb.Grid != qb.Grid {
 		return pq, qp, errors.New("renyi: the two samples are binned on different grids")
 	}
-	np, nq := pb.N, qb.N
-	if pa != nil {
-		np += pa.N
-		nq += qa.N
-	}
+	np, nq := pb.N+pa.N, qb.N+qa.N
 	if err := par.check(np, nq); err != nil {
 		return pq, qp, err
 	}
-	// The bandwidth comes from every side with a continuous part.
-	h := par.Bandwidth
-	if h == 0 {
-		h = math.Inf(1)
-		var firstErr error
-		for i, b := range []*density.Binned{pb, qb} {
-			if b.N < minContinuous {
-				continue
-			}
-			hb, err := density.PluginBandwidth(b)
-			if err != nil {
-				if firstErr == nil {
-					firstErr = []error{ErrPointMassP, ErrPointMassQ}[i]
-				}
-				continue
-			}
-			h = min(h, hb)
-		}
-		if math.IsInf(h, 1) {
-			if pa == nil {
-				if firstErr == nil {
-					firstErr = ErrPointMassP
-				}
-				return pq, qp, firstErr
-			}
-			h = 0 // only atoms
-		} else {
-			h = density.Undersmooth(h, int(min(np, nq)))
-		}
-	} else if !(h > 0) || math.IsInf(h, 0) {
-		return pq, qp, errors.New("renyi: bandwidth must be positive and finite")
+	h, err := bandwidth(pb, qb, par, min(np, nq))
+	if err != nil {
+		return pq, qp, err
 	}
-
 	var pts points
 	r := Result{}
 	k := par.tailCount()
 	if h > 0 {
-		if par.Tau == 0 {
-			par.Tau = DefaultRelativeTau / density.Scale(pb, qb)
+		if par.Tau == 0 && par.RelativeTau > 0 {
+			par.Tau = par.RelativeTau / stat.Scale(pb, qb)
 		}
-		if par.Beta == 0 {
-			par.Beta = 1 / par.Tau
-		}
-		pd, vp := pb.Density(h, nil, np)
-		qd, vq := qb.Density(h, nil, nq)
-		var runs [][2]int
-		if k > 0 {
-			var keep []bool
-			keep, runs = density.SparseRuns(pd, qd, np, nq, h, k, pb, qb)
-			if len(runs) > 0 {
-				pd, vp = pb.Density(h, keep, np)
-				qd, vq = qb.Density(h, keep, nq)
-			}
-		}
-		for i := range pd {
-			pts.add(pd[i], qd[i], vp[i], vq[i], pb.Grid.Step, 1)
-		}
-		// Atoms carry probabilities, not densities: their floor is τ·h, the
-		// mass of a bandwidth at the floor density (and β/h), so that β·τ
-		// and the floor's meaning stay those of the density part.
-		for _, run := range runs {
-			pm, qm := pb.RunMass(run[0], run[1], np), qb.RunMass(run[0], run[1], nq)
-			pts.addAtom(pm, qm, np, nq, h)
-			r.TailMass += (pm + qm) / 2
-		}
-		r.Support = pb.Grid.Points
-		r.Atoms = len(runs)
-		r.Bandwidth = h
-		r.GridStep = pb.Grid.Step
+		r = addDensity(&pts, pb, qb, np, nq, h, k)
 	} else {
 		if par.Tau == 0 {
-			par.Tau = DefaultDiscreteTau
-		}
-		if par.Beta == 0 {
-			par.Beta = 1 / par.Tau
+			par.Tau = par.DiscreteTau
 		}
 		// Binned samples without a bandwidth (a handful between atoms)
 		// form one more atom.
@@ -323,15 +255,19 @@ func mixed(pb, qb *density.Binned, pa, qa *density.Freq[float64], par Params, bo
 			pts.addAtom(float64(pb.N)/float64(np), float64(qb.N)/float64(nq), np, nq, 1)
 		}
 	}
-	if pa != nil {
-		unit := 1.0
-		if h > 0 {
-			unit = h
-		}
-		cells, merged := addCells(&pts, pa, qa, np, nq, k, unit)
-		r.Atoms += cells
-		r.Merged = merged
+	if !(par.Tau > 0) {
+		return pq, qp, ErrFloor
 	}
+	if par.Beta == 0 {
+		par.Beta = 1 / par.Tau
+	}
+	unit := 1.0
+	if h > 0 {
+		unit = h
+	}
+	cells, merged := addCells(&pts, stat.Tabulate(pa, qa).Cells, np, nq, k, unit)
+	r.Atoms += cells
+	r.Merged = merged
 	fill := func(est Result, outP, outQ float64) Result {
 		est.Support, est.Atoms, est.Merged, est.TailMass = r.Support, r.Atoms, r.Merged, r.TailMass
 		est.Bandwidth, est.GridStep = r.Bandwidth, r.GridStep
@@ -339,23 +275,69 @@ func mixed(pb, qb *density.Binned, pa, qa *density.Freq[float64], par Params, bo
 		return est
 	}
 	pq = fill(pts.estimate(np, nq, par), pb.OutsideShare(), qb.OutsideShare())
-	if both {
-		pts.p, pts.q = pts.q, pts.p
-		pts.vp, pts.vq = pts.vq, pts.vp
-		qp = fill(pts.estimate(nq, np, par), qb.OutsideShare(), pb.OutsideShare())
-	}
+	pts.p, pts.q = pts.q, pts.p
+	pts.vp, pts.vq = pts.vq, pts.vp
+	qp = fill(pts.estimate(nq, np, par), qb.OutsideShare(), pb.OutsideShare())
 	return pq, qp, nil
 }
 
+// bandwidth returns the kernel bandwidth of a mixed sample: the override,
+// or the undersmoothed smaller plug-in bandwidth of the two sides, or 0 when
+// no side has one (the binned outputs are then one more atom).
+func bandwidth(pb, qb *stat.Binned, par Params, n int64) (float64, error) {
+	if h := par.Bandwidth; h != 0 {
+		if !(h > 0) || math.IsInf(h, 0) {
+			return 0, errors.New("renyi: bandwidth must be positive and finite")
+		}
+		return h, nil
+	}
+	if h, ok, _ := stat.SmallerBandwidth(pb, qb); ok {
+		return stat.Undersmooth(h, int(n)), nil
+	}
+	return 0, nil
+}
+
+// addDensity adds the grid points of the kernel estimates with bandwidth h
+// and the atoms of their sparse runs, and returns the diagnostics.
+func addDensity(pts *points, pb, qb *stat.Binned, np, nq int64, h, k float64) Result {
+	var r Result
+	pd, vp := pb.Density(h, nil, np)
+	qd, vq := qb.Density(h, nil, nq)
+	var runs [][2]int
+	if k > 0 {
+		var keep []bool
+		keep, runs = stat.SparseRuns(pd, qd, np, nq, h, k, pb, qb)
+		if len(runs) > 0 {
+			pd, vp = pb.Density(h, keep, np)
+			qd, vq = qb.Density(h, keep, nq)
+		}
+	}
+	for i := range pd {
+		pts.add(pd[i], qd[i], vp[i], vq[i], pb.Grid.Step, 1)
+	}
+	// Atoms carry probabilities, not densities: their floor is τ·h, the
+	// mass of a bandwidth at the floor density (and β/h), so that β·τ and
+	// the floor's meaning stay those of the density part.
+	for _, run := range runs {
+		pm, qm := pb.RunMass(run[0], run[1], np), qb.RunMass(run[0], run[1], nq)
+		pts.addAtom(pm, qm, np, nq, h)
+		r.TailMass += (pm + qm) / 2
+	}
+	r.Support = pb.Grid.Points
+	r.Atoms = len(runs)
+	r.Bandwidth = h
+	r.GridStep = pb.Grid.Step
+	return r
+}
+
 func (par Params) tailCount() float64 {
-	switch {
-	case par.PaperExact || par.TailCount < 0:
+	if par.PaperExact || par.TailCount < 0 {
 		return 0
-	case par.TailCount == 0:
-		return DefaultTailCount
 	}
 	return par.TailCount
 }
+
+func finiteNonNegative(v float64) bool { return v >= 0 && !math.IsInf(v, 1) }
 
 // points are the support points of the estimate: density (or probability)
 // values of p and q, their estimator variances, the integration weight w
@@ -374,7 +356,7 @@ func (s *points) add(p, q, vp, vq, w, unit float64) {
 	s.unit = append(s.unit, unit)
 }
 
-func (s *points) addCounts(c density.CountPair, np, nq int64, unit float64) {
+func (s *points) addCounts(c stat.Cell, np, nq int64, unit float64) {
 	pm := float64(c.P) / float64(np)
 	qm := float64(c.Q) / float64(nq)
 	s.addAtom(pm, qm, np, nq, unit)
@@ -469,7 +451,7 @@ func (s *points) estimate(np, nq int64, par Params) Result {
 	v1 := lam * lam * math.Max(math.Exp(lA1-2*lI)-1, 0)
 	v2 := (1 - lam) * (1 - lam) * math.Max(math.Exp(lB2-2*lI)-math.Exp(2*(lB1-lI)), 0)
 	se := math.Sqrt(v1/float64(np)+v2/float64(nq)) / (lam - 1)
-	z := distuv.UnitNormal.Quantile(1 - par.Alpha)
+	z := numeric.UpperNormalQuantile(par.Alpha)
 	floorShare := 0.0
 	if len(logFloored) > 0 {
 		floorShare = math.Exp(numeric.LogSumExp(logFloored) - lI)

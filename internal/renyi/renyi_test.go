@@ -8,10 +8,53 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/dptest/dptest/internal/density"
+	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
+	"github.com/dptest/dptest/internal/stat"
 	"github.com/dptest/dptest/mechanisms"
 )
+
+// withRules fills the floors and the tail count the plan uses, where the
+// test leaves them zero (a TailCount of −1 keeps the treatment off).
+func withRules(par Params) Params {
+	if par.DiscreteTau == 0 {
+		par.DiscreteTau = plan.RenyiDiscreteTau
+	}
+	if par.RelativeTau == 0 {
+		par.RelativeTau = plan.RenyiRelativeTau
+	}
+	if par.TailCount == 0 {
+		par.TailCount = plan.RenyiTailCount
+	}
+	return par
+}
+
+// ContinuousSamples bounds D_λ(p ‖ q) from recorded real outputs, as
+// dptest.RDPBound does.
+func ContinuousSamples(xs, ys []float64, par Params) (Result, error) {
+	s, err := stat.FromValues(xs, ys)
+	if err != nil {
+		return Result{}, err
+	}
+	r, _, err := Both(s, withRules(par))
+	return r, err
+}
+
+// DiscreteSamples bounds D_λ(p ‖ q) from recorded discrete outputs.
+func DiscreteSamples[O comparable](xs, ys []O, par Params) (Result, error) {
+	s, err := stat.FromOutputs(xs, ys)
+	if err != nil {
+		return Result{}, err
+	}
+	r, _, err := Both(s, withRules(par))
+	return r, err
+}
+
+// Discrete bounds D_λ(p ‖ q) from two frequency tables.
+func Discrete[O comparable](p, q *stat.Freq[O], par Params) (Result, error) {
+	r, _, err := Both(stat.Tabulate(p, q), withRules(par))
+	return r, err
+}
 
 // Every check of an estimate against the truth below allows 4.5 estimated
 // standard errors: for an asymptotically normal estimate a correct
@@ -26,22 +69,12 @@ var canonX, canonY = func() ([]float64, []float64) {
 }()
 
 // continuousBound samples the canonical pair of a real-valued mechanism the
-// way an audit does (pilot, grid, streaming) and bounds the divergence.
+// way an audit does (pilot, design, streaming) and bounds the divergence.
 func continuousBound(t *testing.T, f func(*rand.Rand, []float64) float64, n int, seed uint64, par Params) Result {
 	t.Helper()
-	fx := func(r *rand.Rand) float64 { return f(r, canonX) }
-	fy := func(r *rand.Rand) float64 { return f(r, canonY) }
-	px, err := sampler.Values(sampler.Stream{Seed: seed, ID: 1}, 4096, fx)
+	s, err := sampler.Real(f).Sample(seed, canonX, canonY, n, 4096)
 	require.NoError(t, err)
-	py, err := sampler.Values(sampler.Stream{Seed: seed, ID: 2}, 4096, fy)
-	require.NoError(t, err)
-	g, err := density.GridFor(px, py, n)
-	require.NoError(t, err)
-	bx, err := sampler.Continuous(sampler.Stream{Seed: seed, ID: 3}, n, g, fx)
-	require.NoError(t, err)
-	by, err := sampler.Continuous(sampler.Stream{Seed: seed, ID: 4}, n, g, fy)
-	require.NoError(t, err)
-	res, err := Continuous(bx, by, par)
+	res, _, err := Both(s, withRules(par))
 	require.NoError(t, err)
 	return res
 }
@@ -71,11 +104,9 @@ func TestLaplaceClosedForm(t *testing.T) {
 
 func discreteBound(t *testing.T, f func(*rand.Rand, []float64) uint64, x, y []float64, n int, seed uint64, par Params) Result {
 	t.Helper()
-	tx, err := sampler.Discrete(sampler.Stream{Seed: seed, ID: 3}, n, func(r *rand.Rand) uint64 { return f(r, x) })
+	s, err := sampler.Discrete(f).Sample(seed, x, y, n, 0)
 	require.NoError(t, err)
-	ty, err := sampler.Discrete(sampler.Stream{Seed: seed, ID: 4}, n, func(r *rand.Rand) uint64 { return f(r, y) })
-	require.NoError(t, err)
-	res, err := Discrete(tx, ty, par)
+	res, _, err := Both(s, withRules(par))
 	require.NoError(t, err)
 	return res
 }
@@ -95,7 +126,7 @@ func TestRandomizedResponseClosedForm(t *testing.T) {
 // mechanisms.NonDPGaussian2, σ ∝ 1/ñ with ñ = max(10⁻¹², 1 + Lap(200))):
 // half the outputs near ±10¹⁵, a narrow core at 0. Both samples come from
 // the same law, so D_λ = 0. Before the heavy-tail transform and the grid
-// were sized by the core (density.TestCoreScale guards that), the plug-in
+// were sized by the core (stat.TestCoreScale guards that), the plug-in
 // bandwidth fell below the grid step there, and before the kernel was
 // normalised on such grids the estimate's mass was about 1.3 and the bound
 // about 0.25. The second pass forces a bandwidth of a third of the step,
@@ -192,9 +223,9 @@ func TestPaperExactMatchesDirectFormula(t *testing.T) {
 func TestUnequalSampleSizes(t *testing.T) {
 	m := mechanisms.RandomizedResponse{Eps0: 1, M: 2}
 	x, y := []float64{1, 0}, []float64{0, 0}
-	tx, err := sampler.Discrete(sampler.Stream{Seed: 5, ID: 1}, 100000, func(r *rand.Rand) uint64 { return m.Sample(r, x) })
+	tx, err := sampler.Draw(sampler.Stream{Seed: 5, ID: 1}, 100000, func(r *rand.Rand) uint64 { return m.Sample(r, x) }, stat.CheckCountable[uint64], stat.NewFreq[uint64])
 	require.NoError(t, err)
-	ty, err := sampler.Discrete(sampler.Stream{Seed: 5, ID: 2}, 400000, func(r *rand.Rand) uint64 { return m.Sample(r, y) })
+	ty, err := sampler.Draw(sampler.Stream{Seed: 5, ID: 2}, 400000, func(r *rand.Rand) uint64 { return m.Sample(r, y) }, stat.CheckCountable[uint64], stat.NewFreq[uint64])
 	require.NoError(t, err)
 	par := Params{Lambda: 2, Alpha: 0.05}
 	r, err := Discrete(tx, ty, par)
@@ -209,8 +240,8 @@ func TestUnequalSampleSizes(t *testing.T) {
 	require.Greater(t, r.StdErr, eq.StdErr/2)
 }
 
-func subsetFreq(f *density.Freq[uint64], n int64) *density.Freq[uint64] {
-	out := density.NewFreq[uint64]()
+func subsetFreq(f *stat.Freq[uint64], n int64) *stat.Freq[uint64] {
+	out := stat.NewFreq[uint64]()
 	for k, c := range f.Counts {
 		out.Counts[k] = c * n / f.N
 		out.N += c * n / f.N
@@ -234,19 +265,30 @@ func TestScaleAndShiftInvariance(t *testing.T) {
 	par := Params{Lambda: 3, Alpha: 0.05}
 	ref, err := ContinuousSamples(xs, ys, par)
 	require.NoError(t, err)
-	rapid.Check(t, func(t *rapid.T) {
-		c := rapid.SampledFrom([]float64{1e-3, 1e3, 0.37, 42}).Draw(t, "scale")
-		shift := rapid.Float64Range(-1e3, 1e3).Draw(t, "shift")
+	moved := func(c, shift float64) (float64, error) {
 		xs2, ys2 := make([]float64, n), make([]float64, n)
 		for i := range xs {
 			xs2[i] = c*xs[i] + shift*c
 			ys2[i] = c*ys[i] + shift*c
 		}
 		got, err := ContinuousSamples(xs2, ys2, par)
+		return math.Abs(got.LowerBound - ref.LowerBound), err
+	}
+	// Scale 1000 with shift 1 once moved the bound by 9.9 standard errors
+	// (a grid sized from the unscaled pilot); it stays a fixed case.
+	for _, c := range [][2]float64{{1e3, 1}, {1e-3, -1e3}, {0.37, 0}, {42, 999}} {
+		d, err := moved(c[0], c[1])
+		require.NoError(t, err)
+		require.LessOrEqual(t, d, 0.05*ref.StdErr, "scale %v shift %v", c[0], c[1])
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		c := rapid.SampledFrom([]float64{1e-3, 1e3, 0.37, 42}).Draw(t, "scale")
+		shift := rapid.Float64Range(-1e3, 1e3).Draw(t, "shift")
+		d, err := moved(c, shift)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := math.Abs(got.LowerBound - ref.LowerBound); d > 0.05*ref.StdErr {
+		if d > 0.05*ref.StdErr {
 			t.Fatalf("scale %v shift %v moved the bound by %v (%.3f standard errors)", c, shift, d, d/ref.StdErr)
 		}
 	})
@@ -259,7 +301,10 @@ func TestBadInput(t *testing.T) {
 		xs[i] = float64(i % 17)
 		ys[i] = float64(i % 13)
 	}
-	ok := Params{Lambda: 2, Alpha: 0.05}
+	tab, err := stat.FromOutputs(xs, ys)
+	require.NoError(t, err)
+	cont, err := stat.FromValues(normal(1, 2000, 0), normal(2, 2000, 1))
+	require.NoError(t, err)
 	for _, c := range []struct {
 		name string
 		par  Params
@@ -275,38 +320,31 @@ func TestBadInput(t *testing.T) {
 		{"τ<0", Params{Lambda: 2, Alpha: 0.05, Tau: -1}, ErrFloor},
 		{"β NaN", Params{Lambda: 2, Alpha: 0.05, Beta: math.NaN()}, ErrFloor},
 	} {
-		_, err := ContinuousSamples(xs, ys, c.par)
-		require.ErrorIs(t, err, c.err, c.name)
-		_, err = DiscreteSamples(xs, ys, c.par)
-		require.ErrorIs(t, err, c.err, c.name)
+		for _, s := range []stat.Sample{tab, cont} {
+			_, _, err := Both(s, withRules(c.par))
+			require.ErrorIs(t, err, c.err, c.name)
+		}
 	}
-	_, err := ContinuousSamples(nil, ys, ok)
-	require.ErrorIs(t, err, ErrEmpty)
-	_, err = DiscreteSamples(xs, []float64{}, ok)
-	require.ErrorIs(t, err, ErrEmpty)
-	_, err = ContinuousSamples(xs[:999], ys, ok)
+	// Without floors nothing is estimated.
+	for _, s := range []stat.Sample{tab, cont} {
+		_, _, err := Both(s, Params{Lambda: 2, Alpha: 0.05})
+		require.ErrorIs(t, err, ErrFloor)
+	}
+	_, err = DiscreteSamples(xs[:999], ys, Params{Lambda: 2, Alpha: 0.05})
 	require.ErrorIs(t, err, ErrTooFew)
 	require.ErrorContains(t, err, "at least 1000 values (got 999 and 2000)")
-
-	bad := append([]float64(nil), xs...)
-	bad[7] = math.NaN()
-	_, err = ContinuousSamples(bad, ys, ok)
-	require.ErrorIs(t, err, ErrNonFinite)
-	require.ErrorContains(t, err, "first sample, value 7 is NaN")
-	bad[7] = math.Inf(-1)
-	_, err = ContinuousSamples(xs, bad, ok)
-	require.ErrorContains(t, err, "second sample, value 7 is -Inf")
-	bad[7] = math.NaN()
-	_, err = DiscreteSamples(xs, bad, ok)
-	require.ErrorIs(t, err, ErrNonFinite)
-
+	// Point masses are fine as discrete outputs.
 	same := make([]float64, 2000)
-	_, err = ContinuousSamples(same, ys, ok)
-	require.ErrorIs(t, err, ErrPointMassP)
-	_, err = ContinuousSamples(xs, same, ok)
-	require.ErrorIs(t, err, ErrPointMassQ)
-	// The same point masses are fine as discrete outputs.
-	r, err := DiscreteSamples(same, ys, ok)
+	r, err := DiscreteSamples(same, ys, Params{Lambda: 2, Alpha: 0.05})
 	require.NoError(t, err)
 	require.Greater(t, r.Estimate, 1.0)
+}
+
+func normal(seed uint64, n int, mu float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 3))
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = mu + r.NormFloat64()
+	}
+	return v
 }

@@ -1,6 +1,8 @@
-// Package sampler draws n outputs of a mechanism on one dataset in parallel
-// and streams them straight into mergeable sufficient statistics
-// (internal/density), never storing the samples.
+// Package sampler draws a mechanism's outputs in parallel and streams them
+// straight into mergeable sufficient statistics (package stat), never
+// storing the samples: [Draw] is the one draw loop, and a [Source] turns a
+// mechanism on a pair of datasets into the statistics every criterion
+// consumes.
 //
 // The n draws are cut into blocks of BlockSize. Block b is drawn with its own
 // generator, math/rand/v2's PCG seeded from (Seed, Stream) and b, so the
@@ -16,8 +18,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/dptest/dptest/internal/density"
 )
 
 // BlockSize is the number of draws per independently seeded block.
@@ -59,23 +59,30 @@ type BlockError struct {
 func (e *BlockError) Error() string { return fmt.Sprintf("draw %d: %v", e.Index, e.Err) }
 func (e *BlockError) Unwrap() error { return e.Err }
 
-// Draw runs n draws of the stream. For each block it calls fill(r, acc, k),
-// which must make k draws with r into the worker's accumulator acc and
-// return the in-block index and error of the first failed draw, if any.
-// Accumulators come from newAcc, one per worker, and are merged into the
-// first with merge. A panic in fill is recovered and reported as the error of
-// the draw in progress (fill reports how far it got through *done).
+// Statistic is a mergeable accumulator of outputs of type O (see package
+// stat): Add counts one output, Merge adds another accumulator of the same
+// design.
+type Statistic[O, S any] interface {
+	Add(O)
+	Merge(S)
+}
+
+// Draw makes n draws of the stream, the draw function called with the
+// generator of each block, passes every output through check (the only
+// place outputs are checked), adds it to a statistic, and returns the merge
+// of the statistics: one per worker, each from newStat. A panic in draw is
+// recovered and reported as the error of the draw in progress.
 //
-// On failure Draw returns the error of the earliest failing block, which
-// does not depend on the number of workers.
-func Draw[A any](s Stream, n int, newAcc func() A, fill func(r *rand.Rand, acc A, k int, done *int) error, merge func(dst, src A)) (A, error) {
+// On failure Draw returns the *BlockError of the earliest failing draw,
+// which does not depend on the number of workers.
+func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, check func(O) error, newStat func() S) (S, error) {
 	workers := s.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	blocks := (n + BlockSize - 1) / BlockSize
 	workers = max(1, min(workers, blocks))
-	accs := make([]A, workers)
+	accs := make([]S, workers)
 	var next atomic.Int64
 	var firstBad atomic.Int64
 	firstBad.Store(math.MaxInt64)
@@ -83,9 +90,9 @@ func Draw[A any](s Stream, n int, newAcc func() A, fill func(r *rand.Rand, acc A
 	var firstErr *BlockError
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		accs[w] = newAcc()
+		accs[w] = newStat()
 		wg.Add(1)
-		go func(acc A) {
+		go func(acc S) {
 			defer wg.Done()
 			for {
 				b := int(next.Add(1) - 1)
@@ -93,8 +100,7 @@ func Draw[A any](s Stream, n int, newAcc func() A, fill func(r *rand.Rand, acc A
 					return
 				}
 				k := min(BlockSize, n-b*BlockSize)
-				done := 0
-				err := runBlock(s.BlockRand(b), acc, k, &done, fill)
+				done, err := runBlock(s.BlockRand(b), acc, k, draw, check)
 				if err != nil {
 					be := &BlockError{Index: int64(b)*BlockSize + int64(done), Err: err}
 					mu.Lock()
@@ -109,84 +115,29 @@ func Draw[A any](s Stream, n int, newAcc func() A, fill func(r *rand.Rand, acc A
 	}
 	wg.Wait()
 	if firstErr != nil {
-		var zero A
+		var zero S
 		return zero, firstErr
 	}
 	for _, a := range accs[1:] {
-		merge(accs[0], a)
+		accs[0].Merge(a)
 	}
 	return accs[0], nil
 }
 
-func runBlock[A any](r *rand.Rand, acc A, k int, done *int, fill func(*rand.Rand, A, int, *int) error) (err error) {
+// runBlock makes k draws into acc and returns how many succeeded before the
+// first failure, if any.
+func runBlock[O any, S Statistic[O, S]](r *rand.Rand, acc S, k int, draw func(*rand.Rand) O, check func(O) error) (done int, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("mechanism panicked: %v", v)
 		}
 	}()
-	return fill(r, acc, k, done)
-}
-
-// NonFiniteError reports a real output that is NaN or ±Inf.
-type NonFiniteError struct{ Value float64 }
-
-func (e NonFiniteError) Error() string {
-	return fmt.Sprintf("mechanism returned %v; real outputs must be finite", e.Value)
-}
-
-// Continuous draws n real outputs of f into a statistic binned on g.
-func Continuous(s Stream, n int, g density.Grid, f func(r *rand.Rand) float64) (*density.Binned, error) {
-	return Draw(s, n,
-		func() *density.Binned { return density.NewBinned(g) },
-		func(r *rand.Rand, b *density.Binned, k int, done *int) error {
-			for i := 0; i < k; i++ {
-				*done = i
-				v := f(r)
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return NonFiniteError{v}
-				}
-				b.Add(v)
-			}
-			return nil
-		},
-		func(dst, src *density.Binned) { dst.Merge(src) })
-}
-
-// Discrete draws n outputs of f into a frequency table.
-func Discrete[O comparable](s Stream, n int, f func(r *rand.Rand) O) (*density.Freq[O], error) {
-	return Draw(s, n,
-		density.NewFreq[O],
-		func(r *rand.Rand, t *density.Freq[O], k int, done *int) error {
-			for i := 0; i < k; i++ {
-				*done = i
-				t.Add(f(r))
-			}
-			return nil
-		},
-		func(dst, src *density.Freq[O]) { dst.Merge(src) })
-}
-
-// Values draws n real outputs of f and returns them in stream order, on one
-// goroutine (for pilot samples, which are small and fix a grid).
-func Values(s Stream, n int, f func(r *rand.Rand) float64) ([]float64, error) {
-	out := make([]float64, 0, n)
-	for b := 0; b*BlockSize < n; b++ {
-		k := min(BlockSize, n-b*BlockSize)
-		done := 0
-		err := runBlock(s.BlockRand(b), &out, k, &done, func(r *rand.Rand, out *[]float64, k int, done *int) error {
-			for i := 0; i < k; i++ {
-				*done = i
-				v := f(r)
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return NonFiniteError{v}
-				}
-				*out = append(*out, v)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, &BlockError{Index: int64(b)*BlockSize + int64(done), Err: err}
+	for ; done < k; done++ {
+		v := draw(r)
+		if err := check(v); err != nil {
+			return done, err
 		}
+		acc.Add(v)
 	}
-	return out, nil
+	return k, nil
 }

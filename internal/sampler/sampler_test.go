@@ -9,32 +9,54 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dptest/dptest/internal/density"
+	"github.com/dptest/dptest/internal/stat"
 )
 
-var grid = density.Grid{Lo: -6, Step: 12.0 / 4095, Points: 4096}
+var grid = stat.Grid{Lo: -6, Step: 12.0 / 4095, Points: 4096}
 
 func gauss(r *rand.Rand) float64 { return r.NormFloat64() }
+
+func newBinned() *stat.Binned { return stat.NewBinned(grid) }
+
+// Continuous draws n real outputs binned on the grid.
+func Continuous(s Stream, n int, f func(*rand.Rand) float64) (*stat.Binned, error) {
+	return Draw(s, n, f, stat.CheckFinite, newBinned)
+}
+
+// table draws n outputs into a frequency table.
+func table[O comparable](s Stream, n int, f func(*rand.Rand) O) (*stat.Freq[O], error) {
+	return Draw(s, n, f, stat.CheckCountable[O], stat.NewFreq[O])
+}
+
+// Values draws n outputs in the stream's order.
+func Values(s Stream, n int, f func(*rand.Rand) float64) ([]float64, error) {
+	s.Workers = 1
+	v, err := Draw(s, n, f, stat.CheckFinite, func() *stat.Values { return &stat.Values{} })
+	if err != nil {
+		return nil, err
+	}
+	return v.V, nil
+}
 
 // The statistic depends on the seed and the stream only, never on the
 // number of workers.
 func TestBitIdenticalAcrossWorkers(t *testing.T) {
 	const n = 5*BlockSize + 123
-	ref, err := Continuous(Stream{Seed: 42, ID: 3, Workers: 1}, n, grid, gauss)
+	ref, err := Continuous(Stream{Seed: 42, ID: 3, Workers: 1}, n, gauss)
 	require.NoError(t, err)
 	require.Equal(t, int64(n), ref.N)
 	for _, w := range []int{2, 3, 8} {
-		got, err := Continuous(Stream{Seed: 42, ID: 3, Workers: w}, n, grid, gauss)
+		got, err := Continuous(Stream{Seed: 42, ID: 3, Workers: w}, n, gauss)
 		require.NoError(t, err)
 		require.Equal(t, ref.Weights, got.Weights, "workers=%d", w)
 	}
-	dref, err := Discrete(Stream{Seed: 42, ID: 4, Workers: 1}, n, func(r *rand.Rand) int { return r.IntN(50) })
+	dref, err := table(Stream{Seed: 42, ID: 4, Workers: 1}, n, func(r *rand.Rand) int { return r.IntN(50) })
 	require.NoError(t, err)
-	dgot, err := Discrete(Stream{Seed: 42, ID: 4, Workers: 4}, n, func(r *rand.Rand) int { return r.IntN(50) })
+	dgot, err := table(Stream{Seed: 42, ID: 4, Workers: 4}, n, func(r *rand.Rand) int { return r.IntN(50) })
 	require.NoError(t, err)
 	require.Equal(t, dref.Counts, dgot.Counts)
 	// Another stream or seed gives other draws.
-	other, err := Continuous(Stream{Seed: 42, ID: 5, Workers: 2}, n, grid, gauss)
+	other, err := Continuous(Stream{Seed: 42, ID: 5, Workers: 2}, n, gauss)
 	require.NoError(t, err)
 	require.NotEqual(t, ref.Weights, other.Weights)
 }
@@ -46,11 +68,11 @@ func TestValuesAreTheStreamInOrder(t *testing.T) {
 	require.Len(t, v, n)
 	// Block 1 starts with the first draw of its own generator.
 	require.Equal(t, Stream{Seed: 9, ID: 1}.BlockRand(1).NormFloat64(), v[BlockSize])
-	b := density.NewBinned(grid)
+	b := newBinned()
 	for _, x := range v {
 		b.Add(x)
 	}
-	c, err := Continuous(Stream{Seed: 9, ID: 1, Workers: 3}, n, grid, gauss)
+	c, err := Continuous(Stream{Seed: 9, ID: 1, Workers: 3}, n, gauss)
 	require.NoError(t, err)
 	require.Equal(t, b.Weights, c.Weights)
 }
@@ -60,23 +82,21 @@ func TestValuesAreTheStreamInOrder(t *testing.T) {
 func TestFailuresAreReportedDeterministically(t *testing.T) {
 	const bad = 3*BlockSize + 17
 	for _, w := range []int{1, 2, 5} {
-		_, err := Continuous(Stream{Seed: 1, ID: 2, Workers: w}, 8*BlockSize, grid, failingAt(Stream{Seed: 1, ID: 2}, bad))
+		_, err := Continuous(Stream{Seed: 1, ID: 2, Workers: w}, 8*BlockSize, failingAt(Stream{Seed: 1, ID: 2}, bad))
 		var be *BlockError
 		require.ErrorAs(t, err, &be)
 		require.Equal(t, int64(bad), be.Index, "workers=%d", w)
-		var nf NonFiniteError
-		require.ErrorAs(t, err, &nf)
-		require.True(t, math.IsNaN(nf.Value))
+		require.ErrorContains(t, err, "output NaN: real outputs must be finite")
 
-		_, err = Continuous(Stream{Seed: 1, ID: 2, Workers: w}, 8*BlockSize, grid, panickingAt(Stream{Seed: 1, ID: 2}, bad))
+		_, err = Continuous(Stream{Seed: 1, ID: 2, Workers: w}, 8*BlockSize, panickingAt(Stream{Seed: 1, ID: 2}, bad))
 		require.ErrorAs(t, err, &be)
 		require.Equal(t, int64(bad), be.Index)
 		require.Contains(t, err.Error(), "mechanism panicked: boom")
 	}
-	_, err := Discrete(Stream{Seed: 1, ID: 2}, 100, func(*rand.Rand) int { panic(errors.New("bad")) })
+	_, err := table(Stream{Seed: 1, ID: 2}, 100, func(*rand.Rand) int { panic(errors.New("bad")) })
 	require.ErrorContains(t, err, "draw 0: mechanism panicked: bad")
 	_, err = Values(Stream{Seed: 1, ID: 2}, 100, func(*rand.Rand) float64 { return math.Inf(1) })
-	require.ErrorContains(t, err, "draw 0: mechanism returned +Inf")
+	require.ErrorContains(t, err, "draw 0: output +Inf: real outputs must be finite")
 }
 
 // failingAt returns a mechanism that returns NaN at draw index bad of the
@@ -119,4 +139,40 @@ func misbehaveAt(s Stream, bad int, act func() float64) func(*rand.Rand) float64
 		}
 		return r.NormFloat64()
 	}
+}
+
+// A source draws the pilot and both sides on their own streams, falls back
+// to a frequency table when real outputs repeat, and counts events; the
+// counter sees every call.
+func TestSources(t *testing.T) {
+	shift := func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }
+	src := Counting(Real(shift))
+	s, err := src.Sample(5, 0, 1, 20000, 2048)
+	require.NoError(t, err)
+	c, ok := s.(*stat.Continuous)
+	require.True(t, ok)
+	require.Equal(t, int64(20000), c.P.N())
+	require.Equal(t, int64(2*20000+2*2048), src.Calls())
+	again, err := Real(shift).Sample(5, 0, 1, 20000, 2048)
+	require.NoError(t, err)
+	require.Equal(t, c.P.Bins.Weights, again.(*stat.Continuous).P.Bins.Weights, "a seed replays a sample")
+
+	coin := func(r *rand.Rand, x float64) float64 { return float64(r.IntN(2)) + x }
+	s, err = Real(coin).Sample(5, 0, 1, 5000, 1024)
+	require.NoError(t, err)
+	tab, ok := s.(*stat.Table)
+	require.True(t, ok, "real outputs that only repeat are counted in a table")
+	require.Len(t, tab.Cells, 3)
+
+	cx, cy, err := Real(coin).Count(5, 0, 1, 5000, []stat.Event{{Kind: stat.ValueSet, Members: []any{0.0}}})
+	require.NoError(t, err)
+	require.Equal(t, int64(0), cy[0])
+	require.InDelta(t, 2500, float64(cx[0]), 200)
+
+	bad := Discrete(func(r *rand.Rand, x int) float64 { return math.NaN() })
+	_, err = bad.Sample(1, 0, 1, 10, 0)
+	var de *DrawError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, "X", de.Dataset)
+	require.ErrorIs(t, err, stat.ErrNotCountable)
 }

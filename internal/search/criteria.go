@@ -3,85 +3,106 @@ package search
 import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/renyi"
+	"github.com/dptest/dptest/internal/sampler"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 // RDP is the criterion of a Rényi-DP audit: D_λ(M(X) ‖ M(Y)), estimated and
-// bounded by the softmax-floored plug-in of [KAD24] (package renyi).
-func RDP[D any](m Mechanism[D], lambda float64, workers int) Criterion[D] {
-	return rdpCriterion[D]{m, lambda, workers}
+// bounded by the softmax-floored plug-in of [KAD24] (package renyi) on the
+// statistic the source draws. The screening ranks by point estimate; its
+// lower bound, at plan.TriggerLevel, appears in verbose logs only.
+func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules) Criterion[D, renyi.Result] {
+	return rdpCriterion[D]{src, renyi.Params{
+		Lambda: lambda, DiscreteTau: rules.DiscreteTau, RelativeTau: rules.RelativeTau, TailCount: rules.TailCount,
+	}}
 }
 
 type rdpCriterion[D any] struct {
-	m       Mechanism[D]
-	lambda  float64
-	workers int
+	src sampler.Source[D]
+	par renyi.Params
 }
 
-func fromRenyi(r renyi.Result) Score {
-	return Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: r.Estimate, Detail: r}
+func (rdpCriterion[D]) Directions() [2]string { return [2]string{"D(M(X)‖M(Y))", "D(M(Y)‖M(X))"} }
+
+func (c rdpCriterion[D]) both(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64) (xy, yx renyi.Result, err error) {
+	s, err := c.src.Sample(seed, p.X, p.Y, st.Samples, st.Pilot)
+	if err != nil {
+		return xy, yx, err
+	}
+	par := c.par
+	par.Alpha = alpha
+	return renyi.Both(s, par)
 }
 
-func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], n int) (xy, yx Score, err error) {
-	// Screening ranks by point estimate; the 95% level only matters for
-	// its LowerBound, which is reported in verbose logs.
-	a, b, err := c.m.Pair(seed, p.X, p.Y, n, renyi.Params{Lambda: c.lambda, Alpha: 0.05}, c.workers)
-	return fromRenyi(a), fromRenyi(b), err
+func screened(r renyi.Result) Screened[renyi.Result] {
+	return Screened[renyi.Result]{Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: r.Estimate}, r}
 }
 
-func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], n int, alpha float64, _, _ *Score) (xy, yx Score, err error) {
-	a, b, err := c.m.Pair(seed, p.X, p.Y, n, renyi.Params{Lambda: c.lambda, Alpha: alpha}, c.workers)
-	return fromRenyi(a), fromRenyi(b), err
+func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[renyi.Result], err error) {
+	a, b, err := c.both(seed, p, st, plan.TriggerLevel)
+	return screened(a), screened(b), err
+}
+
+func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, _, _ *renyi.Result) (xy, yx Score, err error) {
+	a, b, err := c.both(seed, p, st, alpha)
+	return screened(a).Score, screened(b).Score, err
 }
 
 // DP is the criterion of a pure-DP audit by the local approach of [AKD22]:
 // the maximal loss ln f_X(t) − ln f_Y(t) over outputs t (screening, DPL),
 // confirmed on fresh samples at the event the screening chose (MPL).
-func DP[D any](m Mechanism[D], par LocalParams, workers int) Criterion[D] {
-	return dpCriterion[D]{m, par, workers}
+func DP[D any](src sampler.Source[D], rules plan.LocalRules) Criterion[D, local.Estimate] {
+	return dpCriterion[D]{src, local.Params{
+		Region: rules.Region, RegionTail: rules.RegionTail, Tau: rules.Floor, FloorCount: rules.FloorCount,
+	}}
 }
 
 type dpCriterion[D any] struct {
-	m       Mechanism[D]
-	par     LocalParams
-	workers int
+	src sampler.Source[D]
+	par local.Params
 }
 
-// Directions names the two losses a DP screening measures, for the logs.
 func (dpCriterion[D]) Directions() [2]string {
 	return [2]string{"ln f_X − ln f_Y", "ln f_Y − ln f_X"}
 }
 
-func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], n int) (xy, yx Score, err error) {
-	a, b, err := c.m.Screen(seed, p.X, p.Y, n, c.par, c.workers)
+func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[local.Estimate], err error) {
+	s, err := c.src.Sample(seed, p.X, p.Y, st.Samples, st.Pilot)
 	if err != nil {
 		return xy, yx, err
 	}
-	return Score{Estimate: a.Loss, StdErr: a.StdErr, Rank: a.Loss - local.PeakPenalty*a.StdErr, Detail: a},
-		Score{Estimate: b.Loss, StdErr: b.StdErr, Rank: b.Loss - local.PeakPenalty*b.StdErr, Detail: b}, nil
+	a, b, err := local.Screen(s, c.par)
+	if err != nil {
+		return xy, yx, err
+	}
+	rank := func(e local.Estimate) Screened[local.Estimate] {
+		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr}, e}
+	}
+	return rank(a), rank(b), nil
 }
 
-func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], n int, alpha float64, sxy, syx *Score) (xy, yx Score, err error) {
-	var events []local.Event
-	if sxy != nil {
-		events = append(events, sxy.Detail.(local.Estimate).Event)
+func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *local.Estimate) (xy, yx Score, err error) {
+	var events []stat.Event
+	for _, e := range []*local.Estimate{sxy, syx} {
+		if e != nil {
+			events = append(events, e.Event)
+		}
 	}
-	if syx != nil {
-		events = append(events, syx.Detail.(local.Estimate).Event)
-	}
-	cx, cy, err := c.m.Count(seed, p.X, p.Y, n, events, c.workers)
+	cx, cy, err := c.src.Count(seed, p.X, p.Y, st.Samples, events)
 	if err != nil {
 		return xy, yx, err
 	}
+	n := int64(st.Samples)
+	score := func(b local.Bound) Score { return Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound} }
 	i := 0
 	if sxy != nil {
-		b := local.CountBound(cx[i], int64(n), cy[i], int64(n), alpha)
-		xy = Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Detail: b}
+		xy = score(local.CountBound(cx[i], n, cy[i], n, alpha))
 		i++
 	}
 	if syx != nil {
-		b := local.CountBound(cy[i], int64(n), cx[i], int64(n), alpha)
-		yx = Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Detail: b}
+		yx = score(local.CountBound(cy[i], n, cx[i], n, alpha))
 	}
 	return xy, yx, nil
 }

@@ -1,13 +1,19 @@
 package search
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/plan"
 )
+
+// finding is the fake criteria's finding: the pair it was screened on.
+type finding struct{ x int }
 
 // fake is a criterion whose screening estimate of pair X=k, Y=0 is k (X→Y)
 // and k/2 (Y→X), and whose confirmations return the bounds given per round.
@@ -15,35 +21,44 @@ type fake struct {
 	bounds    map[int][2]float64 // pair X value → bounds of rounds A and B (X→Y)
 	confirmed []int
 	alphas    []float64
+	findings  []*finding
 }
 
-func (f *fake) Screen(_ uint64, p fixtures.Pair[int], _ int) (xy, yx Score, err error) {
+func (*fake) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (f *fake) Screen(_ uint64, p fixtures.Pair[int], _ plan.Stage) (xy, yx Screened[finding], err error) {
 	k := float64(p.X)
-	return Score{Estimate: k, StdErr: 0.1, Rank: k}, Score{Estimate: k / 2, StdErr: 0.1, Rank: k / 2}, nil
+	return Screened[finding]{Score{Estimate: k, StdErr: 0.1, Rank: k}, finding{p.X}},
+		Screened[finding]{Score{Estimate: k / 2, StdErr: 0.1, Rank: k / 2}, finding{p.X}}, nil
 }
 
-func (f *fake) Confirm(seed uint64, p fixtures.Pair[int], _ int, alpha float64, xy, yx *Score) (a, b Score, err error) {
+func (f *fake) Confirm(seed uint64, p fixtures.Pair[int], _ plan.Stage, alpha float64, xy, yx *finding) (a, b Score, err error) {
 	f.confirmed = append(f.confirmed, p.X)
 	f.alphas = append(f.alphas, alpha)
+	f.findings = append(f.findings, xy)
 	round := 0
-	if seed == subSeed(1, "confirm1", 0) || seed == subSeed(1, "confirm1", 1) {
+	if seed == plan.SubSeed(1, "confirm1", 0) || seed == plan.SubSeed(1, "confirm1", 1) {
 		round = 1
 	}
 	lb := f.bounds[p.X][round]
 	return Score{Estimate: lb + 1, LowerBound: lb}, Score{Estimate: lb, LowerBound: lb - 1}, nil
 }
 
-func pairs(xs ...int) []fixtures.Pair[int] {
-	var out []fixtures.Pair[int]
-	for _, x := range xs {
-		out = append(out, fixtures.Pair[int]{X: x})
+func inputs(xs ...int) []Input[int] {
+	var out []Input[int]
+	for i, x := range xs {
+		out = append(out, Input[int]{Pair: fixtures.Pair[int]{X: x}, Source: fmt.Sprintf("pair %d", i+1)})
 	}
 	return out
 }
 
+func config(threshold float64, in []Input[int]) Config[int] {
+	return Config[int]{Run: plan.Run{Threshold: threshold, Alpha: 1e-4, Seed: 1}, Candidates: in}
+}
+
 func TestRunConfirmsTheTwoMostDivergentTwice(t *testing.T) {
 	f := &fake{bounds: map[int][2]float64{5: {3, 0.5}, 4: {2.5, 2.2}}}
-	out, err := Run[int](f, Config[int]{Claim: 2, Alpha: 1e-4, Samples: 10, Screen: 1, Seed: 1, Pairs: pairs(1, 4, 5), Confirm: 2})
+	out, err := Run(f, config(2, inputs(1, 4, 5)))
 	require.NoError(t, err)
 	require.Equal(t, 3, out.PairsSearched)
 	// Ranked by screening: 5 (X→Y), 4 (X→Y), 5/2 (Y→X), …
@@ -55,25 +70,71 @@ func TestRunConfirmsTheTwoMostDivergentTwice(t *testing.T) {
 	for _, a := range f.alphas {
 		require.InDelta(t, math.Sqrt(1e-4/2), a, 1e-15)
 	}
+	// The screening's finding reaches the confirmation and the outcome.
+	require.Equal(t, &finding{5}, f.findings[0])
+	require.Equal(t, finding{4}, out.Best.Finding)
 	// Pair 5 exceeds the claim in one round only; pair 4 in both: violated,
 	// with pair 4 as the witness, its bound the smaller of its two.
 	require.True(t, out.Violated)
 	require.Equal(t, 4, out.Best.Pair.X)
 	require.Equal(t, 2.2, out.Best.Bound())
 	require.InDelta(t, (3.5+3.2)/2, out.Best.Estimate(), 1e-12)
+	require.Equal(t, "X→Y", out.Direction(out.Best))
 }
 
 func TestRunOneRoundIsNotEnough(t *testing.T) {
 	f := &fake{bounds: map[int][2]float64{5: {3, 1.9}, 4: {1.9, 3}}}
-	out, err := Run[int](f, Config[int]{Claim: 2, Alpha: 1e-4, Samples: 10, Screen: 1, Seed: 1, Pairs: pairs(4, 5), Confirm: 2})
+	out, err := Run(f, config(2, inputs(4, 5)))
 	require.NoError(t, err)
 	require.False(t, out.Violated)
 	require.Equal(t, 1.9, out.Best.Bound())
 }
 
 func TestRunNeedsCandidates(t *testing.T) {
-	_, err := Run[int](&fake{}, Config[int]{Claim: 1, Alpha: 0.1, Samples: 10, Screen: 1, Confirm: 2})
+	_, err := Run(&fake{}, config(1, nil))
 	require.ErrorContains(t, err, "no candidate pairs")
+}
+
+// decide takes the first violating candidate, or else the largest bound.
+func TestDecide(t *testing.T) {
+	c := func(x int, a, b float64) Candidate[int, finding] {
+		return Candidate[int, finding]{Pair: fixtures.Pair[int]{X: x}, Confirmations: [2]Score{{LowerBound: a}, {LowerBound: b}}}
+	}
+	best, violated := decide([]Candidate[int, finding]{c(1, 1, 1), c(2, 3, 0.5), c(3, 1.5, 1.5)}, 2)
+	require.False(t, violated)
+	require.Equal(t, 3, best.Pair.X)
+	best, violated = decide([]Candidate[int, finding]{c(1, 1, 1), c(2, 3, 2.5), c(3, 4, 4)}, 2)
+	require.True(t, violated)
+	require.Equal(t, 2, best.Pair.X)
+}
+
+// Both directions of one pair among those confirmed share one sampling
+// per round; other pairs get their own.
+func TestPairGroups(t *testing.T) {
+	p := func(x int, rev bool) Candidate[int, finding] {
+		return Candidate[int, finding]{Pair: fixtures.Pair[int]{X: x}, Reverse: rev}
+	}
+	require.Equal(t, [][]int{{0, 2}, {1}}, pairGroups([]Candidate[int, finding]{p(1, false), p(2, false), p(1, true)}))
+	require.Equal(t, [][]int{{0}, {1}}, pairGroups([]Candidate[int, finding]{p(1, false), p(2, true)}))
+}
+
+// A screening that fails names the pair and the stage.
+func TestScreeningErrorNamesThePair(t *testing.T) {
+	_, err := Run[int, finding](failing{}, config(1, inputs(3)))
+	var pe *PairError[int]
+	require.ErrorAs(t, err, &pe)
+	require.Equal(t, 3, pe.Pair.X)
+	require.ErrorContains(t, err, "screening pair 1 of X=3 Y=0: boom")
+}
+
+type failing struct{}
+
+func (failing) Directions() [2]string { return [2]string{"a", "b"} }
+func (failing) Screen(uint64, fixtures.Pair[int], plan.Stage) (xy, yx Screened[finding], err error) {
+	return xy, yx, errors.New("boom")
+}
+func (failing) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding) (a, b Score, err error) {
+	return a, b, nil
 }
 
 // winnersCurse screens pair X=k at the estimates listed for k, one per
@@ -83,14 +144,17 @@ type winnersCurse struct {
 	screens   map[int]int
 }
 
-func (w *winnersCurse) Screen(_ uint64, p fixtures.Pair[int], _ int) (xy, yx Score, err error) {
+func (*winnersCurse) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (w *winnersCurse) Screen(_ uint64, p fixtures.Pair[int], _ plan.Stage) (xy, yx Screened[finding], err error) {
 	e := w.estimates[p.X]
 	i := min(w.screens[p.X], len(e)-1)
 	w.screens[p.X]++
-	return Score{Estimate: e[i], StdErr: 0.01, Rank: e[i]}, Score{Estimate: 0, StdErr: 0.01}, nil
+	return Screened[finding]{Score: Score{Estimate: e[i], StdErr: 0.01, Rank: e[i]}},
+		Screened[finding]{Score: Score{Estimate: 0, StdErr: 0.01}}, nil
 }
 
-func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], int, float64, *Score, *Score) (a, b Score, err error) {
+func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding) (a, b Score, err error) {
 	return Score{Estimate: 4, LowerBound: 3}, Score{Estimate: 4, LowerBound: 3}, nil
 }
 
@@ -105,14 +169,14 @@ func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
 		wantLead int
 	}{{4.8, 1}, {4.5, 7}} {
 		w := &winnersCurse{estimates: map[int][]float64{7: {9, 5}, 3: {4}, 1: {tc.simple}}, screens: map[int]int{}}
-		simplify := func(p fixtures.Pair[int]) []fixtures.Pair[int] {
+		cfg := config(2, inputs(3, 7))
+		cfg.Simplify = func(p fixtures.Pair[int]) []fixtures.Pair[int] {
 			if p.X == 7 {
-				return pairs(1)
+				return []fixtures.Pair[int]{{X: 1}}
 			}
 			return nil
 		}
-		out, err := Run[int](w, Config[int]{Claim: 2, Alpha: 1e-4, Samples: 10, Screen: 1, Seed: 1,
-			Pairs: pairs(3, 7), Confirm: 2, Simplify: simplify})
+		out, err := Run(w, cfg)
 		require.NoError(t, err)
 		require.Equal(t, 2, w.screens[7], "the best pair is screened again")
 		require.Equal(t, 3, out.PairsSearched) // 3, 7, 1 (and 7 again)
@@ -121,4 +185,16 @@ func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
 			require.NotEqual(t, "again", c.Source, "the fresh screening is a reference, not a candidate")
 		}
 	}
+}
+
+// Without a violation at the trigger level, no screening is spent on
+// simplification.
+func TestSimplifyOnlyWhenTheScreeningViolates(t *testing.T) {
+	w := &winnersCurse{estimates: map[int][]float64{7: {2.01}, 3: {1}}, screens: map[int]int{}}
+	cfg := config(2, inputs(3, 7))
+	cfg.Simplify = func(fixtures.Pair[int]) []fixtures.Pair[int] { return []fixtures.Pair[int]{{X: 1}} }
+	out, err := Run(w, cfg)
+	require.NoError(t, err)
+	require.Equal(t, 1, w.screens[7])
+	require.Equal(t, 2, out.PairsSearched)
 }

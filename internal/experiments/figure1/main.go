@@ -27,8 +27,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dptest/dptest/internal/density"
 	"github.com/dptest/dptest/internal/experiments/expstat"
+	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/mechanisms"
@@ -63,64 +63,31 @@ func mechanismsOfFigure1() []mechanism {
 // pilotSize is the number of pilot draws per side that fix the grid.
 const pilotSize = 1 << 14
 
-// bound runs one repetition: fresh samples of both sides, then the bound for
-// every order. It returns the bounds and the sampling and estimation times.
+// bound runs one repetition: fresh samples of both sides once (with the
+// pilot that fixes the statistic of real outputs), then the bound for every
+// order. It returns the bounds and the sampling and estimation times (the
+// estimation computes both directions of the pair, as an audit does).
 func bound(m mechanism, n int, seed uint64, lambdas []float64, par renyi.Params) ([]renyi.Result, time.Duration, []time.Duration, error) {
 	x := make([]float64, 10)
 	x[0] = 1
 	y := make([]float64, 10)
-	stream := func(id uint64) sampler.Stream { return sampler.Stream{Seed: seed, ID: id} }
-	t0 := time.Now()
-	var est func(lambda float64) (renyi.Result, error)
+	src := sampler.Discrete(m.discrete)
 	if m.continuous != nil {
-		fx := func(r *rand.Rand) float64 { return m.continuous(r, x) }
-		fy := func(r *rand.Rand) float64 { return m.continuous(r, y) }
-		px, err := sampler.Values(stream(1), pilotSize, fx)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		py, err := sampler.Values(stream(2), pilotSize, fy)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		g, err := density.GridFor(px, py, n)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		bx, err := sampler.Continuous(stream(3), n, g, fx)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		by, err := sampler.Continuous(stream(4), n, g, fy)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		est = func(l float64) (renyi.Result, error) {
-			p := par
-			p.Lambda = l
-			return renyi.Continuous(bx, by, p)
-		}
-	} else {
-		tx, err := sampler.Discrete(stream(3), n, func(r *rand.Rand) uint64 { return m.discrete(r, x) })
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		ty, err := sampler.Discrete(stream(4), n, func(r *rand.Rand) uint64 { return m.discrete(r, y) })
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		est = func(l float64) (renyi.Result, error) {
-			p := par
-			p.Lambda = l
-			return renyi.Discrete(tx, ty, p)
-		}
+		src = sampler.Real(m.continuous)
+	}
+	t0 := time.Now()
+	s, err := src.Sample(seed, x, y, n, pilotSize)
+	if err != nil {
+		return nil, 0, nil, err
 	}
 	sampling := time.Since(t0)
 	out := make([]renyi.Result, len(lambdas))
 	times := make([]time.Duration, len(lambdas))
 	for i, l := range lambdas {
 		t := time.Now()
-		r, err := est(l)
+		p := par
+		p.Lambda = l
+		r, _, err := renyi.Both(s, p)
 		if err != nil {
 			return nil, 0, nil, err
 		}
@@ -165,7 +132,8 @@ func main() {
 		keep := strings.Split(*only, ",")
 		mechs = slices.DeleteFunc(mechs, func(m mechanism) bool { return !slices.Contains(keep, m.name) })
 	}
-	par := renyi.Params{Alpha: *alpha, Tau: *tau, Beta: *beta, PaperExact: *paperExact}
+	par := renyi.Params{Alpha: *alpha, Tau: *tau, Beta: *beta, PaperExact: *paperExact,
+		DiscreteTau: plan.RenyiDiscreteTau, RelativeTau: plan.RenyiRelativeTau, TailCount: plan.RenyiTailCount}
 	fmt.Printf("# figure1: reps=%d alpha=%v tau=%v beta=%v seed=%d GOMAXPROCS=%d %s\n",
 		*reps, *alpha, *tau, *beta, *seed, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
 	fmt.Printf("%-13s %3s %9s %10s %7s %7s %7s %6s %15s %8s %8s %9s\n",

@@ -32,6 +32,9 @@ import (
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/experiments/expstat"
+	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
 	"github.com/dptest/dptest/mechanisms"
 )
@@ -39,7 +42,7 @@ import (
 type setup struct {
 	label  string
 	broken bool
-	mech   func(eps0 float64) (search.Mechanism[[]float64], float64) // mechanism and its exact ε
+	mech   func(eps0 float64) (sampler.Source[[]float64], float64) // mechanism and its exact ε
 	pairs  func() []fixtures.Pair[[]float64]
 	region [2]float64
 	n, N   int
@@ -79,21 +82,21 @@ func setups() []setup {
 	}
 	return []setup{
 		small(setup{label: "(a) Laplace", region: [2]float64{-1, 1},
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.Laplace{B: 1 / e}
-				return search.Real(m.Sample), m.Epsilon()
+				return sampler.Real(m.Sample), m.Epsilon()
 			},
 			pairs: scalarPairs(0, func(b int) float64 { return float64(b) / 10 })}),
 		small(setup{label: "(b) Report Noisy Max",
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.ReportNoisyMax{Eps: e}
-				return search.Discrete(m.Sample), m.Epsilon()
+				return sampler.Discrete(m.Sample), m.Epsilon()
 			},
 			pairs: func() []fixtures.Pair[[]float64] { return fixtures.Patterns(6) }}),
 		small(setup{label: "(c) cont. Noisy Max", region: [2]float64{-1, 1},
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.ContinuousNoisyMax{Lambda: e / 3, K: 3}
-				return search.Real(m.Sample), m.Epsilon()
+				return sampler.Real(m.Sample), m.Epsilon()
 			},
 			pairs: func() []fixtures.Pair[[]float64] {
 				var out []fixtures.Pair[[]float64]
@@ -104,54 +107,60 @@ func setups() []setup {
 				return out
 			}}),
 		small(setup{label: "(d) Exponential", region: [2]float64{0, 2},
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.ExponentialMechanism{Lambda: exponentialLambda(e)}
-				return search.Real(m.Sample), m.Epsilon()
+				return sampler.Real(m.Sample), m.Epsilon()
 			},
 			pairs: scalarPairs(1, func(b int) float64 { return 1 + float64(b)/10 })}),
 		svt(setup{label: "(e) SVT2",
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.SVT2{Eps: e, T: 1, C: 1}
-				return search.Discrete(m.Sample), m.Epsilon()
+				return sampler.Discrete(m.Sample), m.Epsilon()
 			}}),
 		svt(setup{label: "(f) SVT4",
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.SVT4{Eps: 4 * e / 7, T: 1, C: 1}
-				return search.Discrete(m.Sample), m.Epsilon()
+				return sampler.Discrete(m.Sample), m.Epsilon()
 			}}),
 		svt(setup{label: "(g) SVT5", broken: true,
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.SVT5{Eps: e, T: 1}
-				return search.Discrete(m.Sample), e
+				return sampler.Discrete(m.Sample), e
 			}}),
 		svt(setup{label: "(h) SVT6", broken: true,
-			mech: func(e float64) (search.Mechanism[[]float64], float64) {
+			mech: func(e float64) (sampler.Source[[]float64], float64) {
 				m := mechanisms.SVT6{Eps: e, T: 1}
-				return search.Discrete(m.Sample), e
+				return sampler.Discrete(m.Sample), e
 			}}),
 	}
 }
 
+// localRules are the local screening's rules with the paper's region and
+// floor.
+func localRules(region [2]float64, tau float64) plan.LocalRules {
+	return plan.LocalRules{Region: region, RegionTail: plan.LocalRegionTail, Floor: tau, FloorCount: plan.LocalFloorCount}
+}
+
 // mpl runs the MPL procedure once and returns LB.
-func mpl(crit search.Criterion[[]float64], pairs []fixtures.Pair[[]float64], n, N int, alpha float64, seed uint64) (float64, error) {
+func mpl(crit search.Criterion[[]float64, local.Estimate], pairs []fixtures.Pair[[]float64], n, N int, alpha float64, seed uint64) (float64, error) {
 	best, bestRank := -1, math.Inf(-1)
-	var scores []search.Score
+	var scores []search.Screened[local.Estimate]
 	for i, p := range pairs {
-		xy, yx, err := crit.Screen(seed+uint64(i)*7919, p, n)
+		xy, yx, err := crit.Screen(seed+uint64(i)*7919, p, plan.StageOf(n))
 		if err != nil {
 			return 0, err
 		}
 		scores = append(scores, xy, yx)
-		for d, s := range []search.Score{xy, yx} {
+		for d, s := range []search.Screened[local.Estimate]{xy, yx} {
 			if s.Rank > bestRank {
 				best, bestRank = 2*i+d, s.Rank
 			}
 		}
 	}
 	p := pairs[best/2]
-	var want [2]*search.Score
-	want[best%2] = &scores[best]
-	bxy, byx, err := crit.Confirm(seed^0xabcdef, p, N, alpha, want[0], want[1])
+	var want [2]*local.Estimate
+	want[best%2] = &scores[best].Finding
+	bxy, byx, err := crit.Confirm(seed^0xabcdef, p, plan.StageOf(N), alpha, want[0], want[1])
 	if err != nil {
 		return 0, err
 	}
@@ -177,7 +186,7 @@ func main() {
 		}
 		for ei, e0 := range []float64{0.2, 0.7, 1.5} {
 			m, eps := s.mech(e0)
-			crit := search.DP(m, search.LocalParams{Region: s.region, Tau: s.tau}, 0)
+			crit := search.DP(m, localRules(s.region, s.tau))
 			var lbs []float64
 			t0 := time.Now()
 			for r := 0; r < *reps; r++ {
@@ -228,19 +237,19 @@ func mse(reps int, seed uint64) {
 	exp := mechanisms.ExponentialMechanism{Lambda: exponentialLambda(1.5)}
 	cases := []struct {
 		label  string
-		m      search.Mechanism[[]float64]
+		m      sampler.Source[[]float64]
 		pair   fixtures.Pair[[]float64]
 		region [2]float64
 	}{
-		{"cont. Noisy Max", search.Real(cnm.Sample), fixtures.Pair[[]float64]{X: []float64{0, 0, 0}, Y: []float64{1, 1, 1}}, [2]float64{-1, 1}},
-		{"Exponential", search.Real(exp.Sample), fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{2}}, [2]float64{0, 2}},
+		{"cont. Noisy Max", sampler.Real(cnm.Sample), fixtures.Pair[[]float64]{X: []float64{0, 0, 0}, Y: []float64{1, 1, 1}}, [2]float64{-1, 1}},
+		{"Exponential", sampler.Real(exp.Sample), fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{2}}, [2]float64{0, 2}},
 	}
 	for _, c := range cases {
 		for _, n := range []int{5000, 20000} {
-			crit := search.DP(c.m, search.LocalParams{Region: c.region, Tau: 1e-3}, 0)
+			crit := search.DP(c.m, localRules(c.region, 1e-3))
 			sum := 0.0
 			for r := 0; r < reps; r++ {
-				xy, yx, err := crit.Screen(seed^uint64(n)<<20^uint64(r), c.pair, n)
+				xy, yx, err := crit.Screen(seed^uint64(n)<<20^uint64(r), c.pair, plan.StageOf(n))
 				if err != nil {
 					panic(err)
 				}
@@ -282,14 +291,14 @@ func dataCentric(reps int, seed uint64) {
 	}
 	for _, c := range []struct {
 		label  string
-		m      search.Mechanism[[]float64]
+		m      sampler.Source[[]float64]
 		pairs  []fixtures.Pair[[]float64]
 		region [2]float64
 	}{
-		{"Report Noisy Max", search.Discrete(rnm.Sample), rnmPairs, [2]float64{}},
-		{"cont. Noisy Max", search.Real(cnm.Sample), cnmPairs, [2]float64{-1, 2}},
+		{"Report Noisy Max", sampler.Discrete(rnm.Sample), rnmPairs, [2]float64{}},
+		{"cont. Noisy Max", sampler.Real(cnm.Sample), cnmPairs, [2]float64{-1, 2}},
 	} {
-		crit := search.DP(c.m, search.LocalParams{Region: c.region, Tau: 1e-3}, 0)
+		crit := search.DP(c.m, localRules(c.region, 1e-3))
 		var lbs []float64
 		for r := 0; r < reps; r++ {
 			lb, err := mpl(crit, c.pairs, 20_000, 50_000, 0.05, seed^uint64(r)*0x51ed2701)

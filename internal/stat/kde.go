@@ -1,4 +1,4 @@
-package density
+package stat
 
 import (
 	"errors"
@@ -183,7 +183,7 @@ func hermiteEven(r int, x float64) float64 {
 	case 6:
 		return x2*x2*x2 - 15*x2*x2 + 45*x2 - 15
 	}
-	panic("density: unsupported derivative order")
+	panic("stat: unsupported derivative order")
 }
 
 // convolveSymmetric returns, for each kernel k, c_i = Σ_j m_j k_{|i−j|} for
@@ -273,7 +273,7 @@ func massQuantile(mass []float64, g Grid, p float64) float64 {
 }
 
 // ErrNoSpread reports a binned sample whose robust scale is zero.
-var ErrNoSpread = errors.New("density: the sample has no spread on the grid (a point mass or two adjacent points); treat the output as discrete")
+var ErrNoSpread = errors.New("stat: the sample has no spread on the grid (a point mass or two adjacent points); treat the output as discrete")
 
 // PluginBandwidth returns the two-stage direct plug-in bandwidth of Wand and
 // Jones (Kernel Smoothing, 1995, §3.6), as computed by KernSmooth's dpik
@@ -342,4 +342,36 @@ func kernelFunctional(m []float64, r int, g, step float64) float64 {
 		s += v * c[i]
 	}
 	return s
+}
+
+// MinContinuous is the number of binned outputs a side needs before its
+// plug-in bandwidth is computed.
+const MinContinuous = 100
+
+// SmallerBandwidth returns the smaller plug-in bandwidth ([PluginBandwidth])
+// of two binned samples on one grid, over the sides with at least
+// MinContinuous outputs: one bandwidth for both, so that smoothing is the
+// same post-processing of either sample and the side with the finer
+// structure sets it. ok is false if no side gives one; failed is then the
+// first side (0 for p, 1 for q) whose plug-in failed, or −1 if none had
+// enough outputs.
+func SmallerBandwidth(p, q *Binned) (h float64, ok bool, failed int) {
+	h, failed = math.Inf(1), -1
+	for i, b := range []*Binned{p, q} {
+		if b.N < MinContinuous {
+			continue
+		}
+		hb, err := PluginBandwidth(b)
+		if err != nil {
+			if failed < 0 {
+				failed = i
+			}
+			continue
+		}
+		h = min(h, hb)
+	}
+	if math.IsInf(h, 1) {
+		return 0, false, failed
+	}
+	return h, true, failed
 }

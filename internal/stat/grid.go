@@ -1,4 +1,4 @@
-package density
+package stat
 
 import (
 	"errors"
@@ -63,11 +63,11 @@ func GridFor(pilotX, pilotY []float64, n int) (Grid, error) {
 // GridForSorted is [GridFor] for the pooled pilot values, already sorted.
 func GridForSorted(pooled []float64, n int) (Grid, error) {
 	if len(pooled) < 2 {
-		return Grid{}, fmt.Errorf("density: pilot sample too small (%d values)", len(pooled))
+		return Grid{}, fmt.Errorf("stat: pilot sample too small (%d values)", len(pooled))
 	}
 	lo, hi := pooled[0], pooled[len(pooled)-1]
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
-		return Grid{}, errors.New("density: pilot sample holds NaN or ±Inf")
+		return Grid{}, errors.New("stat: pilot sample holds NaN or ±Inf")
 	}
 	if lo == hi {
 		return Grid{}, ErrPointMass
@@ -180,14 +180,14 @@ func (b *Binned) Add(v float64) {
 		}
 		b.Weights[last] += binUnit
 	default: // NaN: callers reject it before binning
-		panic("density: binning NaN")
+		panic("stat: binning NaN")
 	}
 }
 
 // Merge adds the statistic o, binned on the same grid, into b.
 func (b *Binned) Merge(o *Binned) {
 	if o.Grid != b.Grid {
-		panic("density: merging statistics on different grids")
+		panic("stat: merging statistics on different grids")
 	}
 	for i, w := range o.Weights {
 		b.Weights[i] += w

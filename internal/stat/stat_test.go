@@ -1,4 +1,4 @@
-package density
+package stat
 
 import (
 	"math"
@@ -238,7 +238,7 @@ func TestSparseRuns(t *testing.T) {
 	require.Less(t, tail, 0.04)
 }
 
-func TestFreqJointIsOrderedByCounts(t *testing.T) {
+func TestTabulateIsOrderedByCounts(t *testing.T) {
 	p, q := NewFreq[string](), NewFreq[string]()
 	for _, v := range []string{"a", "b", "b", "c", "c", "c"} {
 		p.Add(v)
@@ -246,7 +246,10 @@ func TestFreqJointIsOrderedByCounts(t *testing.T) {
 	for _, v := range []string{"c", "d"} {
 		q.Add(v)
 	}
-	require.Equal(t, []CountPair{{0, 1}, {1, 0}, {2, 0}, {3, 1}}, Joint(p, q))
+	tab := Tabulate(p, q)
+	require.Equal(t, []Cell{{"d", 0, 1}, {"a", 1, 0}, {"b", 2, 0}, {"c", 3, 1}}, tab.Cells)
+	nx, ny := tab.Sizes()
+	require.Equal(t, [2]int64{6, 2}, [2]int64{nx, ny})
 	r := NewFreq[string]()
 	r.Merge(p)
 	r.Merge(q)

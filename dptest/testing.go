@@ -1,0 +1,88 @@
+package dptest
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/tb"
+)
+
+// TestingT is what the fatal forms (Require*) need of a test: *testing.T,
+// *testing.B, *testing.F and *rapid.T all satisfy it. If t also has
+// Helper(), Name() or Logf(...), dptest uses them: to attribute failures to
+// the caller, to derive the default seed and the reproduce line, and to log
+// successes.
+type TestingT interface {
+	CheckT
+	FailNow()
+}
+
+// CheckT is what the non-fatal forms (Check*, and the twins in package
+// assert) need of a test: a way to report an error.
+type CheckT interface {
+	Errorf(format string, args ...any)
+}
+
+func testName(t CheckT) string {
+	if n, ok := t.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return ""
+}
+
+func logger(t CheckT) func(string, ...any) {
+	if l, ok := t.(interface{ Logf(string, ...any) }); ok {
+		return l.Logf
+	}
+	return func(string, ...any) {}
+}
+
+// stderrLogger is the progress logger of the Audit functions, which have no
+// test to log to: standard error.
+func stderrLogger(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+
+// isShort reports whether this is a test binary run with -short.
+func isShort() bool {
+	return testing.Testing() && flag.Parsed() && testing.Short()
+}
+
+// check is the one path of every Check*, Require* and Make* form: audit,
+// then report to t, a failure with t.Errorf (false), a success as a log
+// line (true).
+func check[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	rep, err := audit(m, c, opts, testName(t), logger(t))
+	return verdict(t, rep, err)
+}
+
+// verdict reports a report (or an error) to t.
+func verdict(t CheckT, rep Report, err error) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	switch {
+	case err != nil:
+		t.Errorf("%s", rep.errorText(err))
+		return false
+	case rep.Violated:
+		t.Errorf("%s", rep.String())
+		return false
+	}
+	logger(t)("%s", rep.String())
+	return true
+}
+
+// require is check, then t.FailNow on failure.
+func require[D any](t TestingT, m Mechanism[D], c plan.Claim, opts []Option) {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	if !check(t, m, c, opts) {
+		t.FailNow()
+	}
+}

@@ -1,0 +1,184 @@
+package plan
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// The command line: in the manner of rapid's -rapid.* flags, each flag
+// takes its default from a DPTEST_* environment variable. A flag value is
+// checked when the flag is parsed, so a bad one stops the test binary with
+// a one-line message naming it; a bad environment value is reported by the
+// first audit (the environment is read before flags are parsed, in init).
+// go test -h shows each flag's real default.
+var commandLine cmdline
+
+type cmdline struct {
+	samples    intFlag
+	candidates intFlag
+	confidence floatFlag
+	seed       seedFlag
+	verbose    boolFlag
+	envErrs    []error
+}
+
+func init() {
+	cl := &commandLine
+	cl.samples = intFlag{def: DefaultSamples, min: MinSamples}
+	cl.candidates = intFlag{def: DefaultCandidates, min: 0}
+	cl.confidence = floatFlag{def: DefaultConfidence}
+	register(&cl.samples, "samples", "DPTEST_SAMPLES",
+		fmt.Sprintf("dptest: confirming sample size `n` per side, at least %d (%d with -short)", MinSamples, ShortSamples))
+	register(&cl.seed, "seed", "DPTEST_SEED",
+		"dptest: `seed` of every audit, a number or \"random\" (default: derived from the test name and the claim)")
+	register(&cl.confidence, "confidence", "DPTEST_CONFIDENCE",
+		"dptest: `confidence` of a verdict, in (0, 1)")
+	register(&cl.candidates, "candidates", "DPTEST_CANDIDATES",
+		fmt.Sprintf("dptest: `number` of pairs drawn from a generator of neighbours (%d with -short)", ShortCandidates))
+	register(&cl.verbose, "v", "DPTEST_V", "dptest: log screening and confirmation details")
+}
+
+// value is a flag.Value that remembers where its value came from: Set
+// names the flag, register the environment variable.
+type value interface {
+	flag.Value
+	origin() *string
+}
+
+func register(v value, name, env, usage string) {
+	if s, ok := os.LookupEnv(env); ok && s != "" {
+		if err := v.Set(s); err != nil {
+			commandLine.envErrs = append(commandLine.envErrs, fmt.Errorf("dptest: invalid %s=%q: %v", env, s, err))
+		}
+	}
+	*v.origin() = "-dptest." + name
+	if s, ok := os.LookupEnv(env); ok && s != "" {
+		*v.origin() = env
+	}
+	flag.Var(v, "dptest."+name, usage)
+}
+
+// err returns the invalid environment values, if any.
+func (cl *cmdline) err() error { return errors.Join(cl.envErrs...) }
+
+// intFlag is a whole number at least min; String shows the default def
+// until it is set.
+type intFlag struct {
+	value, def, min int
+	from            string
+	set             bool
+}
+
+func (f *intFlag) String() string {
+	switch {
+	case f == nil:
+		return "0"
+	case !f.set:
+		return strconv.Itoa(f.def)
+	}
+	return strconv.Itoa(f.value)
+}
+
+func (f *intFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("not a whole number")
+	}
+	if n < f.min {
+		return fmt.Errorf("must be at least %d, got %d", f.min, n)
+	}
+	f.value, f.set = n, true
+	return nil
+}
+
+func (f *intFlag) origin() *string { return &f.from }
+
+// floatFlag is a confidence in (0, 1); String shows the default def
+// until it is set.
+type floatFlag struct {
+	value, def float64
+	from       string
+	set        bool
+}
+
+func (f *floatFlag) String() string {
+	switch {
+	case f == nil:
+		return "0"
+	case !f.set:
+		return strconv.FormatFloat(f.def, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f.value, 'g', -1, 64)
+}
+
+func (f *floatFlag) Set(s string) error {
+	c, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(c > 0 && c < 1) {
+		return fmt.Errorf("must be a number in (0, 1), got %q", s)
+	}
+	f.value, f.set = c, true
+	return nil
+}
+
+func (f *floatFlag) origin() *string { return &f.from }
+
+// seedFlag is a number or "random".
+type seedFlag struct {
+	value  uint64
+	random bool
+	from   string
+	set    bool
+}
+
+func (f *seedFlag) String() string {
+	switch {
+	case f == nil || !f.set:
+		return ""
+	case f.random:
+		return "random"
+	}
+	return strconv.FormatUint(f.value, 10)
+}
+
+func (f *seedFlag) Set(s string) error {
+	if s == "random" {
+		f.random, f.set = true, true
+		return nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("must be a number or random, got %q", s)
+	}
+	f.value, f.random, f.set = n, false, true
+	return nil
+}
+
+func (f *seedFlag) origin() *string { return &f.from }
+
+// boolFlag is a switch.
+type boolFlag struct {
+	value bool
+	from  string
+}
+
+func (f *boolFlag) String() string {
+	if f == nil || !f.value {
+		return "false"
+	}
+	return "true"
+}
+
+func (f *boolFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("must be true or false, got %q", s)
+	}
+	f.value = b
+	return nil
+}
+
+func (f *boolFlag) IsBoolFlag() bool { return true }
+func (f *boolFlag) origin() *string  { return &f.from }

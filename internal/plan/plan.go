@@ -1,0 +1,146 @@
+// Package plan resolves everything an audit needs into one value, once:
+// explicit options (Settings), then the -dptest.* flags, then the DPTEST_*
+// environment variables, then the defaults. The engine reads the resulting
+// [Plan] and nothing else: seeds, sample sizes of every stage, candidates,
+// the false-failure budget split over criteria and confirmations, the
+// levels of the screening's decisions and the rules of every estimator.
+package plan
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+)
+
+// Defaults. A confirmation sample of a million outputs per side bounds the
+// divergence of the Gaussian mechanism to within about 1.5% of its value
+// (internal/experiments/figure1), and takes well under a second for a
+// mechanism that costs a few hundred nanoseconds per output.
+const (
+	DefaultSamples    = 1_000_000
+	ShortSamples      = 200_000 // with go test -short
+	MinSamples        = 1000
+	DefaultConfidence = 1 - 1e-4
+	DefaultCandidates = 20 // pairs drawn from a generator
+	ShortCandidates   = 5
+	// ScreenFraction: the screening draws Samples/ScreenFraction per side
+	// and pair (at least MinSamples).
+	ScreenFraction = 10
+	// Confirmed is the number K of (pair, direction) candidates a run of
+	// the engine confirms, twice each.
+	Confirmed = 2
+	// The pilot, drawn per side before a sample of real outputs to fix its
+	// statistic, has an eighth of the sample's size, between MinPilot and
+	// MaxPilot draws (and never more than the sample).
+	MinPilot = 1 << 10
+	MaxPilot = 1 << 14
+	// TriggerLevel is the level, after Bonferroni over the candidates
+	// screened, at which the best screening must already violate the
+	// claim before the engine spends screenings on simplifying its pair.
+	TriggerLevel = 0.05
+	// SimplifyLevel is the level at which a simpler pair's screening must
+	// still violate the claim to replace the best pair.
+	SimplifyLevel = 0.05
+	// CrossCheckOrder is the Rényi order of a DP audit's cross-check.
+	CrossCheckOrder = 2
+)
+
+// Estimator rules (see internal/renyi and internal/local for what each
+// does): the values dptest uses, in one place.
+const (
+	RenyiDiscreteTau = 1e-5 // [KAD24] Section IV-A's floor, on probabilities
+	// RenyiRelativeTau: the floor of densities of scale s is 5·10⁻⁵/s;
+	// for the paper's mechanisms (s ≈ 5 for b = 5 noise, s ≈ 1 for noisy
+	// gradient descent) this reproduces τ = 10⁻⁵ within a factor of five,
+	// and relative to a normal density's peak 0.4/s it floors at
+	// 1.25·10⁻⁴ of the peak (beyond 4.2 sd).
+	RenyiRelativeTau = 5e-5
+	RenyiTailCount   = 100 // values and sparse regions with fewer samples are merged
+	LocalRegionTail  = 0.001
+	// LocalFloorCount: the default floor of the local screening is ten
+	// samples' worth ([AKD22] uses τ = 10⁻³ at n = 2·10⁴ and 10⁻⁴ at
+	// n = 10⁵, 20 and 10 draws).
+	LocalFloorCount = 10
+)
+
+// Claim kinds.
+const (
+	KindRDP         = "RDP"
+	KindDP          = "DP"
+	KindDataCentric = "DataCentricDP"
+)
+
+// Claim is what an audit checks: D_λ ≤ Eps for every neighbouring pair
+// (RDP), ε-DP (DP), or nothing (data-centric: the level of one dataset
+// against Neighbours neighbours is bounded, Eps is +Inf).
+type Claim struct {
+	Kind       string
+	Lambda     float64
+	Eps        float64
+	Neighbours int
+}
+
+// Check returns an error naming the parameter if the claim is not one
+// dptest can audit.
+func (c Claim) Check() error {
+	switch c.Kind {
+	case KindRDP:
+		if !(c.Lambda > 1) || math.IsInf(c.Lambda, 1) {
+			return fmt.Errorf("dptest: order λ must be > 1 and finite, got %v", c.Lambda)
+		}
+	case KindDP:
+	case KindDataCentric:
+		if c.Neighbours < 1 {
+			return fmt.Errorf("dptest: AuditDataCentricDP needs at least one neighbour")
+		}
+		return nil
+	default:
+		return fmt.Errorf("dptest: unknown claim kind %q", c.Kind)
+	}
+	switch {
+	case math.IsNaN(c.Eps) || c.Eps < 0:
+		return fmt.Errorf("dptest: ε must be ≥ 0, got %v", c.Eps)
+	case math.IsInf(c.Eps, 1):
+		return fmt.Errorf("dptest: ε = +Inf claims nothing, so there is nothing to test; claim a finite ε")
+	}
+	return nil
+}
+
+// Stage is the size of one sampling stage, per side and pair.
+type Stage struct {
+	Samples int // outputs drawn on each dataset
+	Pilot   int // pilot outputs per side that fix the statistic of real outputs
+}
+
+// StageOf returns the stage of n samples with its pilot size.
+func StageOf(n int) Stage { return Stage{Samples: n, Pilot: min(n, max(MinPilot, min(n/8, MaxPilot)))} }
+
+// Run is one run of the engine: a criterion, the threshold its value must
+// not exceed, its share of the false-failure budget and its seed.
+type Run struct {
+	Criterion string  // CriterionRenyi or CriterionLocal
+	Lambda    float64 // Rényi order
+	Threshold float64
+	Alpha     float64
+	Seed      uint64
+}
+
+// Criteria.
+const (
+	CriterionRenyi = "Rényi"
+	CriterionLocal = "local"
+)
+
+// PerConfirmation is the level α′ = √(α/K) of each of the two
+// confirmations of the K candidates a run confirms: a candidate falsely
+// confirmed twice has probability at most α′², all of them at most K·α′² = α.
+func (r Run) PerConfirmation() float64 { return math.Sqrt(r.Alpha / Confirmed) }
+
+// SubSeed derives the seed of one sampling call from the run's seed, a
+// label and an index, so that no two calls share draws and one seed
+// replays every one of them.
+func SubSeed(seed uint64, label string, i int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%s|%d", seed, label, i)
+	return h.Sum64()
+}

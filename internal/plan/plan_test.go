@@ -1,0 +1,201 @@
+package plan
+
+import (
+	"flag"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// setCommandLine sets flag values for one test and restores them after.
+func setCommandLine(t *testing.T, f func(cl *cmdline)) {
+	saved := commandLine
+	t.Cleanup(func() { commandLine = saved })
+	f(&commandLine)
+}
+
+var rdp2 = Claim{Kind: KindRDP, Lambda: 2, Eps: 0.1}
+
+func TestResolvePrecedence(t *testing.T) {
+	setCommandLine(t, func(cl *cmdline) {
+		require.NoError(t, cl.samples.Set("50000"))
+		require.NoError(t, cl.seed.Set("123"))
+		cl.seed.from = "-dptest.seed"
+		require.NoError(t, cl.confidence.Set("0.99"))
+		require.NoError(t, cl.candidates.Set("0"))
+	})
+	p, err := Resolve(rdp2, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, 50_000, p.Confirmation.Samples)
+	require.Equal(t, 5_000, p.Screening.Samples)
+	require.Equal(t, uint64(123), p.Seed)
+	require.Equal(t, "-dptest.seed", p.SeedFrom)
+	require.Equal(t, 0.99, p.Confidence)
+	require.Equal(t, 0, p.Candidates, "a flag may ask for no generated pairs")
+	require.False(t, p.Short)
+	// Explicit settings win over flags.
+	p, err = Resolve(rdp2, "TestX", Settings{Samples: 2000, Seed: 9, SeedSet: true, Confidence: 0.9, Candidates: 3, CandSet: true}, false)
+	require.NoError(t, err)
+	require.Equal(t, 2000, p.Confirmation.Samples)
+	require.Equal(t, MinSamples, p.Screening.Samples, "screening never below MinSamples")
+	require.Equal(t, uint64(9), p.Seed)
+	require.Equal(t, "option", p.SeedFrom)
+	require.Equal(t, 0.9, p.Confidence)
+	require.Equal(t, 3, p.Candidates)
+}
+
+func TestResolveDefaults(t *testing.T) {
+	setCommandLine(t, func(cl *cmdline) {
+		cl.samples.set, cl.seed.set, cl.confidence.set, cl.candidates.set = false, false, false, false
+	})
+	for _, short := range []bool{false, true} {
+		p, err := Resolve(rdp2, "TestX", Settings{}, short)
+		require.NoError(t, err)
+		require.Equal(t, short, p.Short)
+		if short {
+			require.Equal(t, ShortSamples, p.Confirmation.Samples)
+			require.Equal(t, ShortCandidates, p.Candidates)
+		} else {
+			require.Equal(t, DefaultSamples, p.Confirmation.Samples)
+			require.Equal(t, DefaultCandidates, p.Candidates)
+		}
+		require.Equal(t, DefaultConfidence, p.Confidence, "-short never cuts the confidence")
+		require.Equal(t, "derived", p.SeedFrom)
+		require.Equal(t, MaxPilot, p.Confirmation.Pilot)
+	}
+}
+
+// The derived seed is the hash of the test name and the claim that dptest
+// has always used, so recorded experiments and CI runs replay.
+func TestDerivedSeeds(t *testing.T) {
+	require.Equal(t, derivedSeed(rdp2, "T"), derivedSeed(Claim{Kind: KindRDP, Lambda: 2, Eps: 0.1}, "T"))
+	require.NotEqual(t, derivedSeed(rdp2, "T"), derivedSeed(rdp2, "U"))
+	require.NotEqual(t, derivedSeed(Claim{Kind: KindDP, Eps: 0.1}, "T"), derivedSeed(rdp2, "T"))
+	// Values recorded before the plan existed (fnv-1a of
+	// "dptest|T|2|0.1" and "dptest|T|DP|0|0.7").
+	require.Equal(t, fnv1a("dptest|T|2|0.1"), derivedSeed(rdp2, "T"))
+	require.Equal(t, fnv1a("dptest|T|DP|0|0.7"), derivedSeed(Claim{Kind: KindDP, Eps: 0.7}, "T"))
+	require.Equal(t, fnv1a("dptest|data-centric|0|3"), derivedSeed(Claim{Kind: KindDataCentric, Neighbours: 3}, "T"))
+}
+
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func TestRandomSeed(t *testing.T) {
+	setCommandLine(t, func(cl *cmdline) { require.NoError(t, cl.seed.Set("random")) })
+	a, err := Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err)
+	b, err := Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, "random", a.SeedFrom)
+	require.NotEqual(t, a.Seed, b.Seed)
+}
+
+// A bad flag value is refused when the flag is parsed, with a message that
+// names the flag; go test -h shows the real defaults.
+func TestFlagsAreCheckedAndShowTheirDefaults(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	var out strings.Builder
+	fs.SetOutput(&out)
+	var cl cmdline
+	cl.samples = intFlag{def: DefaultSamples, min: MinSamples}
+	cl.confidence = floatFlag{def: DefaultConfidence}
+	fs.Var(&cl.samples, "dptest.samples", "usage")
+	fs.Var(&cl.confidence, "dptest.confidence", "usage")
+	fs.Var(&cl.seed, "dptest.seed", "usage")
+	fs.Var(&cl.verbose, "dptest.v", "usage")
+	err := fs.Parse([]string{"-dptest.samples=500"})
+	require.EqualError(t, err, `invalid value "500" for flag -dptest.samples: must be at least 1000, got 500`)
+	require.Error(t, fs.Parse([]string{"-dptest.confidence=1"}))
+	require.Error(t, fs.Parse([]string{"-dptest.seed=twelve"}))
+	require.NoError(t, fs.Parse([]string{"-dptest.v", "-dptest.seed=7"}))
+	require.True(t, cl.verbose.value)
+	out.Reset()
+	fs.PrintDefaults()
+	require.Contains(t, out.String(), "(default 1000000)")
+	require.Contains(t, out.String(), "(default 0.9999)")
+
+	// The flags registered by this package show the same.
+	require.Equal(t, "1000000", flag.Lookup("dptest.samples").DefValue)
+	require.Equal(t, "20", flag.Lookup("dptest.candidates").DefValue)
+	require.Equal(t, "0.9999", flag.Lookup("dptest.confidence").DefValue)
+}
+
+// A bad environment value is reported by every audit, naming the variable.
+func TestBadEnvironmentIsAnError(t *testing.T) {
+	setCommandLine(t, func(cl *cmdline) {})
+	var v intFlag
+	v.min = MinSamples
+	t.Setenv("DPTEST_SAMPLES", "many")
+	saved := commandLine.envErrs
+	register(&v, "test-samples", "DPTEST_SAMPLES", "usage")
+	t.Cleanup(func() { commandLine.envErrs = saved })
+	_, err := Resolve(rdp2, "T", Settings{}, false)
+	require.EqualError(t, err, `dptest: invalid DPTEST_SAMPLES="many": not a whole number`)
+}
+
+func TestClaimsAndSettingsAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		claim Claim
+		want  string
+	}{
+		{Claim{Kind: KindRDP, Lambda: 1, Eps: 1}, "dptest: order λ must be > 1 and finite, got 1"},
+		{Claim{Kind: KindRDP, Lambda: math.NaN(), Eps: 1}, "dptest: order λ must be > 1 and finite, got NaN"},
+		{Claim{Kind: KindRDP, Lambda: math.Inf(1), Eps: 1}, "dptest: order λ must be > 1 and finite, got +Inf"},
+		{Claim{Kind: KindRDP, Lambda: 2, Eps: -0.1}, "dptest: ε must be ≥ 0, got -0.1"},
+		{Claim{Kind: KindDP, Eps: math.NaN()}, "dptest: ε must be ≥ 0, got NaN"},
+		{Claim{Kind: KindDP, Eps: math.Inf(1)}, "dptest: ε = +Inf claims nothing, so there is nothing to test; claim a finite ε"},
+		{Claim{Kind: KindDataCentric}, "dptest: AuditDataCentricDP needs at least one neighbour"},
+	} {
+		_, err := Resolve(c.claim, "T", Settings{}, false)
+		require.EqualError(t, err, c.want)
+	}
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Samples: 999}, "dptest: Samples must be at least 1000, got 999"},
+		{Settings{Confidence: 1}, "dptest: Confidence must lie in (0, 1), got 1"},
+		{Settings{Candidates: -1, CandSet: true}, "dptest: Candidates must be ≥ 0, got -1"},
+		{Settings{Region: [2]float64{1, 0}}, "dptest: Region needs finite lo < hi, got [1, 0]"},
+		{Settings{Floor: math.NaN()}, "dptest: Floor must be positive and finite, got NaN"},
+	} {
+		_, err := Resolve(rdp2, "T", c.s, false)
+		require.EqualError(t, err, c.want)
+	}
+}
+
+// The budget α is split over the criteria of a claim; each run's two
+// confirmations of its K candidates are at level √(α_run/K).
+func TestRuns(t *testing.T) {
+	p, err := Resolve(Claim{Kind: KindDP, Eps: 0.5}, "T", Settings{Confidence: 0.99}, false)
+	require.NoError(t, err)
+	require.Len(t, p.Runs, 2)
+	require.Equal(t, CriterionLocal, p.Runs[0].Criterion)
+	require.InDelta(t, 0.005, p.Runs[0].Alpha, 1e-15)
+	require.Equal(t, p.Seed, p.Runs[0].Seed)
+	require.Equal(t, CriterionRenyi, p.Runs[1].Criterion)
+	require.Equal(t, 0.5, p.Runs[1].Threshold, "min(ε, 4ε²)")
+	require.NotEqual(t, p.Seed, p.Runs[1].Seed)
+	require.InDelta(t, math.Sqrt(0.005/2), p.Runs[1].PerConfirmation(), 1e-15)
+	p, err = Resolve(Claim{Kind: KindDP, Eps: 0.1}, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.InDelta(t, 0.04, p.Runs[1].Threshold, 1e-15)
+	p, err = Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, []Run{{Criterion: CriterionRenyi, Lambda: 2, Threshold: 0.1, Alpha: p.Alpha(), Seed: p.Seed}}, p.Runs)
+}
+
+func TestStages(t *testing.T) {
+	require.Equal(t, Stage{Samples: 1000, Pilot: 1000}, StageOf(1000))
+	require.Equal(t, Stage{Samples: 20000, Pilot: 2500}, StageOf(20000))
+	require.Equal(t, Stage{Samples: 1000000, Pilot: MaxPilot}, StageOf(1000000))
+}

@@ -1,0 +1,206 @@
+package plan
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math"
+)
+
+// Settings are the values an audit's options set explicitly; the zero value
+// of each field (or a false …Set) leaves it to the flags, the environment
+// and the defaults.
+type Settings struct {
+	Samples    int
+	Seed       uint64
+	SeedSet    bool
+	Confidence float64
+	Candidates int
+	CandSet    bool
+	Verbose    bool
+	Region     [2]float64
+	Floor      float64
+}
+
+// Plan is everything an audit runs on, resolved once.
+type Plan struct {
+	Claim    Claim
+	TestName string
+	// Seed is the audit's seed; SeedFrom says where it came from: "option",
+	// "-dptest.seed", "DPTEST_SEED", "random" or "derived" (from the test
+	// name and the claim).
+	Seed     uint64
+	SeedFrom string
+	// Confidence is 1 − α: a claim that holds fails with probability at
+	// most α, split over Runs.
+	Confidence   float64
+	Screening    Stage
+	Confirmation Stage
+	Candidates   int // pairs drawn from a generator
+	Runs         []Run
+	Verbose      bool
+	// Short is set when go test -short cut the default sample sizes or
+	// candidate count.
+	Short bool
+
+	Renyi RenyiRules
+	Local LocalRules
+}
+
+// RenyiRules are the Rényi estimator's floors and tail count.
+type RenyiRules struct {
+	DiscreteTau, RelativeTau, TailCount float64
+}
+
+// LocalRules are the local screening's region and floor.
+type LocalRules struct {
+	Region     [2]float64 // zero: the pilot's central range
+	RegionTail float64
+	Floor      float64 // zero: FloorCount samples' worth
+	FloorCount float64
+}
+
+// Alpha is the audit's false-failure budget, 1 − Confidence.
+func (p Plan) Alpha() float64 { return 1 - p.Confidence }
+
+// Resolve resolves a claim's audit from its explicit settings, the flags
+// (whose defaults are the DPTEST_* environment variables) and the
+// defaults; short says whether go test -short is in effect, which cuts the
+// default sample size and candidate count, never the confidence. It
+// returns an error naming the value, option, flag or variable at fault.
+func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
+	if err := c.Check(); err != nil {
+		return Plan{}, err
+	}
+	if err := checkSettings(s); err != nil {
+		return Plan{}, err
+	}
+	if err := commandLine.err(); err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value}
+	samples := firstSet(s.Samples, commandLine.samples)
+	if samples == 0 {
+		samples, p.Short = DefaultSamples, p.Short || short
+		if short {
+			samples = ShortSamples
+		}
+	}
+	p.Candidates = s.Candidates
+	if !s.CandSet {
+		p.Candidates = firstSet(0, commandLine.candidates)
+		if !commandLine.candidates.set {
+			p.Candidates, p.Short = DefaultCandidates, p.Short || short
+			if short {
+				p.Candidates = ShortCandidates
+			}
+		}
+	}
+	p.Confidence = s.Confidence
+	if p.Confidence == 0 {
+		p.Confidence = DefaultConfidence
+		if commandLine.confidence.set {
+			p.Confidence = commandLine.confidence.value
+		}
+	}
+	p.Screening = StageOf(max(MinSamples, samples/ScreenFraction))
+	p.Confirmation = StageOf(samples)
+	var err error
+	if p.Seed, p.SeedFrom, err = seedOf(s, c, testName); err != nil {
+		return Plan{}, err
+	}
+	p.Renyi = RenyiRules{DiscreteTau: RenyiDiscreteTau, RelativeTau: RenyiRelativeTau, TailCount: RenyiTailCount}
+	p.Local = LocalRules{Region: s.Region, RegionTail: LocalRegionTail, Floor: s.Floor, FloorCount: LocalFloorCount}
+	p.Runs = runs(c, p.Seed, p.Alpha())
+	return p, nil
+}
+
+func firstSet(explicit int, f intFlag) int {
+	if explicit != 0 {
+		return explicit
+	}
+	if f.set {
+		return f.value
+	}
+	return 0
+}
+
+// checkSettings validates the explicit settings.
+func checkSettings(s Settings) error {
+	switch {
+	case s.Samples != 0 && s.Samples < MinSamples:
+		return fmt.Errorf("dptest: Samples must be at least %d, got %d", MinSamples, s.Samples)
+	case s.Confidence != 0 && !(s.Confidence > 0 && s.Confidence < 1):
+		return fmt.Errorf("dptest: Confidence must lie in (0, 1), got %v", s.Confidence)
+	case s.CandSet && s.Candidates < 0:
+		return fmt.Errorf("dptest: Candidates must be ≥ 0, got %d", s.Candidates)
+	case s.Region != [2]float64{} && !(s.Region[0] < s.Region[1] && !math.IsInf(s.Region[0], 0) && !math.IsInf(s.Region[1], 0)):
+		return fmt.Errorf("dptest: Region needs finite lo < hi, got [%v, %v]", s.Region[0], s.Region[1])
+	case math.IsNaN(s.Floor) || s.Floor < 0 || math.IsInf(s.Floor, 1):
+		return fmt.Errorf("dptest: Floor must be positive and finite, got %v", s.Floor)
+	}
+	return nil
+}
+
+// seedOf resolves the audit's seed: the option, the flag or variable (a
+// number or "random"), or else one derived from the test name and the
+// claim, so that a CI run replays the same audit every time and two
+// assertions in one test draw different samples.
+func seedOf(s Settings, c Claim, testName string) (uint64, string, error) {
+	if s.SeedSet {
+		return s.Seed, "option", nil
+	}
+	f := commandLine.seed
+	switch {
+	case f.random:
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, "", fmt.Errorf("dptest: cannot draw a random seed: %v", err)
+		}
+		return binary.LittleEndian.Uint64(b[:]), "random", nil
+	case f.set:
+		return f.value, f.from, nil
+	}
+	return derivedSeed(c, testName), "derived", nil
+}
+
+// derivedSeed hashes the test name and the claim.
+func derivedSeed(c Claim, testName string) uint64 {
+	name, lambda, eps := testName, c.Lambda, c.Eps
+	switch c.Kind {
+	case KindDP:
+		name, lambda = testName+"|DP", 0
+	case KindDataCentric:
+		name, lambda, eps = "data-centric", 0, float64(c.Neighbours)
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "dptest|%s|%v|%v", name, lambda, eps)
+	return h.Sum64()
+}
+
+// runs splits the budget α over the criteria a claim is audited with.
+// An RDP claim is one Rényi run. A DP claim is the local run at ε and the
+// Rényi run at order 2 against the bound ε-DP implies, D_2 ≤ min(ε, 2·2·ε²)
+// ([KMRS24], Lemma 4.6), each with α/2; the cross-check's seed is derived
+// from the audit's, so the two draw independent samples and one seed
+// replays both. A data-centric audit is one local run with no threshold.
+func runs(c Claim, seed uint64, alpha float64) []Run {
+	switch c.Kind {
+	case KindRDP:
+		return []Run{{Criterion: CriterionRenyi, Lambda: c.Lambda, Threshold: c.Eps, Alpha: alpha, Seed: seed}}
+	case KindDP:
+		implied := math.Min(c.Eps, 2*CrossCheckOrder*c.Eps*c.Eps)
+		return []Run{
+			{Criterion: CriterionLocal, Threshold: c.Eps, Alpha: alpha / 2, Seed: seed},
+			{Criterion: CriterionRenyi, Lambda: CrossCheckOrder, Threshold: implied, Alpha: alpha / 2, Seed: crossSeed(seed)},
+		}
+	}
+	return []Run{{Criterion: CriterionLocal, Threshold: math.Inf(1), Alpha: alpha, Seed: seed}}
+}
+
+func crossSeed(seed uint64) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|rényi cross-check", seed)
+	return h.Sum64()
+}

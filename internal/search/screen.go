@@ -1,0 +1,153 @@
+package search
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/plan"
+)
+
+// maxSimplify caps the screenings spent on simplifying the best pair.
+const maxSimplify = 24
+
+// SimplifySlack is the relative loss of screening estimate a simpler pair
+// may show and still replace the best one (besides two standard errors of
+// the difference). The standard error of a local DP screening is that of the
+// loss at one output and does not see the noise of its maximum over outputs,
+// so without the slack a pair as divergent as the best (any pair whose sums
+// differ by one, for the Laplace mechanism) can be rejected and the witness
+// keep values such as 2.9·10⁻²².
+const SimplifySlack = 0.05
+
+// screening is the first stage of a run: every candidate pair screened in
+// both directions, each screening on its own stream.
+type screening[D, F any] struct {
+	crit       Criterion[D, F]
+	cfg        Config[D]
+	cands      []Candidate[D, F]
+	screened   int // screenings made
+	rescreened int // of them, repeats of a pair already screened
+}
+
+func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
+	return &screening[D, F]{crit: crit, cfg: cfg}
+}
+
+func (s *screening[D, F]) logf(format string, args ...any) {
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+	}
+}
+
+// screen samples a pair on a fresh stream and appends its two directions.
+func (s *screening[D, F]) screen(p fixtures.Pair[D], source string) error {
+	xy, yx, err := s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "screen", s.screened), p, s.cfg.Screening)
+	s.screened++
+	if err != nil {
+		return &PairError[D]{Pair: p, Stage: "screening " + source, Err: err}
+	}
+	names := s.crit.Directions()
+	s.logf("screened %s: %s ≈ %.4g, %s ≈ %.4g  X=%v Y=%v", source, names[0], xy.Estimate, names[1], yx.Estimate, p.X, p.Y)
+	s.cands = append(s.cands,
+		Candidate[D, F]{Pair: p, Source: source, Screening: xy.Score, Finding: xy.Finding},
+		Candidate[D, F]{Pair: p, Reverse: true, Source: source, Screening: yx.Score, Finding: yx.Finding})
+	return nil
+}
+
+// screenAll screens every input and ranks the candidates, most divergent
+// first.
+func (s *screening[D, F]) screenAll() error {
+	for _, in := range s.cfg.Candidates {
+		if err := s.screen(in.Pair, in.Source); err != nil {
+			return err
+		}
+	}
+	if len(s.cands) == 0 {
+		return fmt.Errorf("no candidate pairs to screen")
+	}
+	sortByRank(s.cands)
+	return nil
+}
+
+func sortByRank[D, F any](cands []Candidate[D, F]) {
+	slices.SortStableFunc(cands, func(a, b Candidate[D, F]) int {
+		return cmp.Compare(b.Screening.Rank, a.Screening.Rank)
+	})
+}
+
+// violates reports whether a screening shows a violation at z standard
+// errors.
+func (s *screening[D, F]) violates(c Candidate[D, F], z float64) bool {
+	return c.Screening.Estimate-z*c.Screening.StdErr > s.cfg.Run.Threshold
+}
+
+// simplify replaces the best candidate by a simpler pair that is as
+// divergent, when the best screening already shows a violation at
+// plan.TriggerLevel after Bonferroni over the candidates (the best of many
+// screening estimates is biased upwards).
+//
+// Greedy: it tries the proposals for the current best pair in order, moves
+// to the first that is as divergent as the best as far as the screening can
+// tell (within two standard errors of the difference, or SimplifySlack of
+// the estimate) and still above the claim at plan.SimplifyLevel, and starts
+// again from it, within maxSimplify screenings. The best pair's own
+// screening, the largest of many, is biased upwards (by a third for a
+// Laplace mechanism among 21 pairs), so proposals are compared with a fresh
+// screening of it, which is not a candidate; comparing every step with that
+// one reference keeps the slack from adding up over the steps. The
+// simplest pair found leads the ranking; the others follow by rank.
+func (s *screening[D, F]) simplify() error {
+	zTrigger := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	if s.cfg.Simplify == nil || !s.violates(s.cands[0], zTrigger) || len(s.cfg.Simplify(s.cands[0].Pair)) == 0 {
+		return nil
+	}
+	best := s.cands[0]
+	top, err := s.reference(best)
+	if err != nil {
+		return err
+	}
+	zKeep := numeric.UpperNormalQuantile(plan.SimplifyLevel)
+	tries := 0
+	for improved := true; improved && tries < maxSimplify; {
+		improved = false
+		for _, p := range s.cfg.Simplify(best.Pair) {
+			if tries >= maxSimplify {
+				break
+			}
+			tries++
+			n := len(s.cands)
+			if err := s.screen(p, "simplified"); err != nil {
+				return err
+			}
+			c := s.cands[n+reverseIndex(best.Reverse)]
+			tol := max(2*math.Hypot(c.Screening.StdErr, top.StdErr), SimplifySlack*math.Abs(top.Estimate))
+			if c.Screening.Estimate >= top.Estimate-tol && s.violates(c, zKeep) {
+				best, improved = c, true
+				break
+			}
+		}
+	}
+	i := slices.IndexFunc(s.cands, func(c Candidate[D, F]) bool {
+		return c.Reverse == best.Reverse && sameDatasets(c.Pair, best.Pair)
+	})
+	s.cands = append([]Candidate[D, F]{best}, slices.Delete(s.cands, i, i+1)...)
+	sortByRank(s.cands[1:])
+	return nil
+}
+
+// reference screens the best pair afresh and returns that screening of the
+// best direction, which is not kept as a candidate.
+func (s *screening[D, F]) reference(best Candidate[D, F]) (Score, error) {
+	n := len(s.cands)
+	if err := s.screen(best.Pair, "again"); err != nil {
+		return Score{}, err
+	}
+	s.rescreened++
+	top := s.cands[n+reverseIndex(best.Reverse)].Screening
+	s.cands = s.cands[:n]
+	return top, nil
+}

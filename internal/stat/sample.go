@@ -1,0 +1,73 @@
+package stat
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Sample is the statistic of one draw of both datasets X and Y of a pair,
+// what every criterion consumes: a [*Continuous] for real outputs or a
+// [*Table] for discrete ones (and for real outputs that turned out discrete).
+type Sample interface {
+	// Sizes returns the number of outputs drawn on X and on Y.
+	Sizes() (nx, ny int64)
+}
+
+// Continuous is the sample of real outputs: the statistics of both sides
+// on one design.
+type Continuous struct {
+	P, Q   *Real // outputs drawn on X and on Y
+	Design *RealDesign
+}
+
+// Sizes returns the number of outputs of each side.
+func (c *Continuous) Sizes() (nx, ny int64) { return c.P.N(), c.Q.N() }
+
+// Table is the sample of discrete outputs: for every value seen on either
+// side, how often. It holds the values as any, so that criteria need not
+// know the output type; the cells are sorted by (P, Q), so sums over them
+// do not depend on map order (the order of cells with equal counts is
+// unspecified, and no result may depend on it).
+type Table struct {
+	Cells  []Cell
+	NP, NQ int64 // outputs drawn on X and on Y
+}
+
+// Cell is one value of a discrete output and its counts on both sides.
+type Cell struct {
+	Value any
+	P, Q  int64
+}
+
+// Sizes returns the number of outputs of each side.
+func (t *Table) Sizes() (nx, ny int64) { return t.NP, t.NQ }
+
+// Tabulate joins the frequency tables of both sides into a [Table].
+func Tabulate[O comparable](p, q *Freq[O]) *Table {
+	cells := make([]Cell, 0, len(p.Counts)+len(q.Counts))
+	for o, c := range p.Counts {
+		cells = append(cells, Cell{o, c, q.Counts[o]})
+	}
+	for o, c := range q.Counts {
+		if _, seen := p.Counts[o]; !seen {
+			cells = append(cells, Cell{o, 0, c})
+		}
+	}
+	slices.SortFunc(cells, func(a, b Cell) int {
+		if c := cmp.Compare(a.P, b.P); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Q, b.Q)
+	})
+	return &Table{Cells: cells, NP: p.N, NQ: q.N}
+}
+
+// Values collects outputs in the order they are added (a pilot sample,
+// drawn on one goroutine so that the order is the stream's).
+type Values struct{ V []float64 }
+
+// Add appends one output.
+func (v *Values) Add(x float64) { v.V = append(v.V, x) }
+
+// Merge appends the outputs of o.
+func (v *Values) Merge(o *Values) { v.V = append(v.V, o.V...) }
