@@ -1,8 +1,8 @@
 // Package dptest states the privacy claims of differentially private
 // mechanisms as ordinary Go tests. `go test` runs the mechanism on
-// neighbouring datasets found by search, estimates the privacy loss from the
-// outputs alone with published statistical lower bounds, and
-// fails the test only on a confident violation:
+// neighbouring datasets found by search, bounds the privacy loss from the
+// outputs alone with published statistical lower bounds, and fails the
+// test only on a confident violation:
 //
 //	func TestNoisySum(t *testing.T) {
 //		mech := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
@@ -18,6 +18,8 @@
 //   - [Continuous] wraps a mechanism with real outputs (a density, atoms, or
 //     both: clamped and rounded releases are fine).
 //   - [Discrete] wraps a mechanism with outputs of any comparable type.
+//   - [Mechanism.WithPairs], [Mechanism.WithNeighbors] and
+//     [Mechanism.WithSimplifier] say where to look, checked by the compiler.
 //
 // # Assertions
 //
@@ -27,12 +29,17 @@
 //     approach of [AKD22], with a Rényi cross-check.
 //   - [AuditDataCentricDP]: the privacy level of one fixed dataset against
 //     its neighbours ([AKD22], eq. (5)).
-//   - [RDPBound], [RDPBoundDiscrete]: a lower bound from outputs recorded
-//     elsewhere; package assert has the matching assertions.
+//   - [RDPBound], [RDPBoundDiscrete], [CheckRDPSamples],
+//     [CheckRDPSamplesDiscrete]: a bound and a check from outputs recorded
+//     elsewhere.
 //
 // Require* stops the test on a violation (t.FailNow), Check* reports it and
 // returns false (as do the twins in package assert), Audit* returns a
-// [Report], Make* returns a func(*testing.T) for t.Run.
+// [Report], Make* returns a func(*testing.T) for t.Run. All of them run the
+// same audit and render the same text. Bad input (a refused claim value, a
+// bad option value, an option that does not apply to the claim, pairs of
+// another dataset type) is an error of the audit, never a panic: Audit*
+// return it, the others fail the test with it.
 //
 // # Statistics
 //
@@ -43,16 +50,20 @@
 // confirmations of a candidate exceed the claim, so a mechanism that meets
 // its claim fails with probability at most α = 1 − confidence (10⁻⁴ by
 // default), and the normal approximations behind the bounds are needed only
-// at α′ ≈ 0.7%. Selection and confirmation never share samples.
+// at α′ ≈ 0.7%. Selection and confirmation never share samples. A DP claim
+// splits α between its local audit and its Rényi cross-check; the report's
+// Settings list the split.
 //
 // # Options and flags
 //
-// [Samples], [Seed], [Confidence], [Pairs], [Neighbors], [Candidates],
-// [Verbose], and for DP audits [Region] and [Floor]. In the manner of rapid,
-// each has a flag with a DPTEST_* environment default: -dptest.samples,
-// -dptest.seed (a number or "random"), -dptest.confidence,
-// -dptest.candidates, -dptest.v. Explicit options win over flags; go test
-// -short cuts the sample sizes, never the confidence.
+// [Samples], [Seed], [Confidence], [Candidates], [Verbose], [Pairs],
+// [Neighbors], [Simplifier], and for DP audits [Region] and [Floor]. In the
+// manner of rapid, each setting has a flag with a DPTEST_* environment
+// default: -dptest.samples, -dptest.seed (a number or "random"),
+// -dptest.confidence, -dptest.candidates, -dptest.v. Explicit options win
+// over flags; go test -short cuts the sample sizes, never the confidence. A
+// bad flag value stops the test binary with a message naming the flag; a
+// bad environment value fails every audit with one naming the variable.
 //
 // # Reproducibility
 //
@@ -62,4 +73,22 @@
 //	go test -run="^TestNoisySum$" -dptest.seed=8412973401
 //
 // and a seed replays an audit bit for bit whatever GOMAXPROCS.
+//
+// # References
+//
+// Doc comments cite these papers by key, with section and equation.
+//
+//   - [KAD24] T. Kutta, Ö. Askin, M. Dunsche. Lower Bounds for Rényi
+//     Differential Privacy in a Black-Box Setting. IEEE S&P 2024.
+//   - [AKD22] Ö. Askin, T. Kutta, H. Dette. Statistical Quantification of
+//     Differential Privacy: A Local Approach. IEEE S&P 2022.
+//   - [MTZ19] I. Mironov, K. Talwar, L. Zhang. Rényi Differential Privacy of
+//     the Sampled Gaussian Mechanism. 2019.
+//   - [KMRS24] W. Kong, A. Muñoz Medina, M. Ribero, U. Syed. DP-Auditorium: a
+//     Large Scale Library for Auditing Differential Privacy. IEEE S&P 2024.
+//
+// [KAD24]: https://arxiv.org/abs/2212.04739
+// [AKD22]: https://arxiv.org/abs/2108.09528
+// [MTZ19]: https://arxiv.org/abs/1908.10530
+// [KMRS24]: https://arxiv.org/abs/2307.05608
 package dptest

@@ -1,4 +1,5 @@
-// Package numeric holds the log-space numerics every estimator relies on:
-// log-sum-exp, the stable softplus floor of [KAD24] eq. (13), log-erfc,
-// log-binomials and quadrature.
+// Package numeric holds the numerics every estimator relies on: log-space
+// arithmetic (log-sum-exp, the stable softplus floor of [KAD24] eq. (13),
+// log-erfc, log-binomials), normal quantiles, FFT convolution and
+// quadrature. It is the only package of dptest that calls gonum.
 package numeric

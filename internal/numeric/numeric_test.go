@@ -83,3 +83,19 @@ func TestIntegrate(t *testing.T) {
 	g := func(x float64) float64 { return 800 - x*x/2 }
 	require.InEpsilon(t, 800+0.5*math.Log(2*math.Pi), LogIntegrateBreaks(g, []float64{-40, 40}, 8), 1e-12)
 }
+
+// ConvolveSymmetric agrees with the direct sum c_i = Σ_j m_j k_{|i−j|}.
+func TestConvolveSymmetric(t *testing.T) {
+	m := []float64{0.5, 0, 2, 1, 0, 0, 3}
+	k := []float64{1, 0.5, 0.25}
+	got := ConvolveSymmetric(m, k)[0]
+	for i := range m {
+		want := 0.0
+		for j := range m {
+			if d := i - j; d > -len(k) && d < len(k) {
+				want += m[j] * k[max(d, -d)]
+			}
+		}
+		require.InDelta(t, want, got[i], 1e-12, "i=%d", i)
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"math"
 
-	"gonum.org/v1/gonum/dsp/fourier"
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 // UndersmoothExponent is γ in the undersmoothed bandwidth h = h_pi·n^(−γ)
@@ -89,7 +89,7 @@ func (b *Binned) Density(h float64, keep []bool, total int64) (dens, variance []
 			k2[i] /= sum * sum
 		}
 	}
-	out := convolveSymmetric(m, k, k2)
+	out := numeric.ConvolveSymmetric(m, k, k2)
 	dens, variance = out[0], out[1]
 	n := float64(total)
 	for i, v := range dens {
@@ -184,48 +184,6 @@ func hermiteEven(r int, x float64) float64 {
 		return x2*x2*x2 - 15*x2*x2 + 45*x2 - 15
 	}
 	panic("stat: unsupported derivative order")
-}
-
-// convolveSymmetric returns, for each kernel k, c_i = Σ_j m_j k_{|i−j|} for
-// i = 0..len(m)−1, with k given for lags 0..len(k)−1 (zero beyond), by real
-// FFT of a power-of-two length ≥ len(m) + len(k), which avoids wrap-around.
-// The transform of m is computed once for all kernels.
-func convolveSymmetric(m []float64, kernels ...[]float64) [][]float64 {
-	longest := 0
-	for _, k := range kernels {
-		longest = max(longest, len(k))
-	}
-	size := 1
-	for size < len(m)+longest {
-		size <<= 1
-	}
-	fft := fourier.NewFFT(size)
-	a := make([]float64, size)
-	copy(a, m)
-	ca := fft.Coefficients(nil, a)
-	out := make([][]float64, len(kernels))
-	kk := make([]float64, size)
-	prod := make([]complex128, len(ca))
-	inv := 1 / float64(size)
-	for j, k := range kernels {
-		clear(kk)
-		kk[0] = k[0]
-		for d := 1; d < len(k); d++ {
-			kk[d] = k[d]
-			kk[size-d] = k[d]
-		}
-		ck := fft.Coefficients(nil, kk)
-		for i := range ca {
-			prod[i] = ca[i] * ck[i]
-		}
-		res := fft.Sequence(nil, prod)
-		o := make([]float64, len(m))
-		for i := range o {
-			o[i] = res[i] * inv
-		}
-		out[j] = o
-	}
-	return out
 }
 
 // Scale returns the robust scale min(sd, IQR/1.349) of the binned sample, or
@@ -336,7 +294,7 @@ func coarsen(m []float64, step float64, points int) ([]float64, float64) {
 // kernelFunctional returns Σᵢ Σⱼ mᵢ mⱼ φ_g^{(r)}((i−j)·step).
 func kernelFunctional(m []float64, r int, g, step float64) float64 {
 	k := gaussianDerivativeKernel(r, g, step, len(m))
-	c := convolveSymmetric(m, k)[0]
+	c := numeric.ConvolveSymmetric(m, k)[0]
 	s := 0.0
 	for i, v := range m {
 		s += v * c[i]
