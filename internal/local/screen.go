@@ -210,8 +210,9 @@ func lossBandwidth(c *stat.Continuous) float64 {
 func densityPeaks(c *stat.Continuous, ulo, uhi, h, tau float64) (curve Curve, xy, yx Estimate) {
 	d := c.Design
 	np, nq := c.P.N(), c.Q.N()
-	fp, vp := c.P.Bins.Density(h, nil, np)
-	fq, vq := c.Q.Bins.Density(h, nil, nq)
+	sm := stat.NewSmoother(d.Grid, h)
+	fp, vp := sm.Density(c.P.Bins, nil, np)
+	fq, vq := sm.Density(c.Q.Bins, nil, nq)
 	var us, ses []float64
 	for i := range fp {
 		u := d.Grid.At(i)

@@ -2,6 +2,8 @@ package numeric
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -98,4 +100,31 @@ func TestConvolveSymmetric(t *testing.T) {
 		}
 		require.InDelta(t, want, got[i], 1e-12, "i=%d", i)
 	}
+}
+
+// SortFloats sorts as slices.Sort does, on values spanning every magnitude.
+func TestSortFloats(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := rapid.SliceOfN(rapid.OneOf(rapid.Float64(), rapid.Float64Range(-1, 1), rapid.SampledFrom([]float64{0, 1, math.Inf(1), math.Inf(-1), 1e-300, -5e-324})), 0, 1000).Draw(t, "v")
+		want := slices.Clone(v)
+		slices.Sort(want)
+		got := slices.Clone(v)
+		SortFloats(got)
+		if !slices.Equal(want, got) {
+			t.Fatalf("SortFloats(%v) = %v", v, got)
+		}
+	})
+	r := rand.New(rand.NewPCG(1, 2))
+	v := make([]float64, 100000)
+	for i := range v {
+		v[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(40)-20))
+	}
+	want := slices.Clone(v)
+	slices.Sort(want)
+	SortFloats(v)
+	require.Equal(t, want, v)
+	neg, pos := math.Copysign(0, -1), 0.0
+	z := []float64{pos, neg}
+	SortFloats(z)
+	require.True(t, math.Signbit(z[0]) && !math.Signbit(z[1]), "−0 before +0")
 }

@@ -301,15 +301,16 @@ func bandwidth(pb, qb *stat.Binned, par Params, n int64) (float64, error) {
 // and the atoms of their sparse runs, and returns the diagnostics.
 func addDensity(pts *points, pb, qb *stat.Binned, np, nq int64, h, k float64) Result {
 	var r Result
-	pd, vp := pb.Density(h, nil, np)
-	qd, vq := qb.Density(h, nil, nq)
+	sm := stat.NewSmoother(pb.Grid, h)
+	pd, vp := sm.Density(pb, nil, np)
+	qd, vq := sm.Density(qb, nil, nq)
 	var runs [][2]int
 	if k > 0 {
 		var keep []bool
 		keep, runs = stat.SparseRuns(pd, qd, np, nq, h, k, pb, qb)
 		if len(runs) > 0 {
-			pd, vp = pb.Density(h, keep, np)
-			qd, vq = qb.Density(h, keep, nq)
+			pd, vp = sm.Density(pb, keep, np)
+			qd, vq = sm.Density(qb, keep, nq)
 		}
 	}
 	for i := range pd {

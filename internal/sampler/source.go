@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"sync/atomic"
 
 	"github.com/dptest/dptest/internal/stat"
@@ -62,8 +61,9 @@ func (realSource[D]) Kind() string { return "real" }
 func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
 	newValues := func() *stat.Values { return &stat.Values{V: make([]float64, 0, pilot)} }
 	one := func(id uint64, d D) (*stat.Values, error) {
-		st := Stream{Seed: seed, ID: id, Workers: 1} // one worker: the stream's order
-		return Draw(st, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
+		// The pilot is sorted below, so the order in which the workers'
+		// values are gathered does not matter.
+		return Draw(Stream{Seed: seed, ID: id}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
 	}
 	px, err := one(streamPilotX, x)
 	if err != nil {
@@ -73,9 +73,7 @@ func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	if err != nil {
 		return nil, &DrawError{"Y", err}
 	}
-	pooled := append(px.V, py.V...)
-	slices.Sort(pooled)
-	design, err := stat.DesignReal(pooled, n)
+	design, err := stat.DesignReal(append(px.V, py.V...), n)
 	if errors.Is(err, stat.ErrDiscrete) {
 		return discreteSource[D, float64](s).Sample(seed, x, y, n, pilot)
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dptest/dptest/internal/plan"
 )
@@ -17,21 +18,36 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 	k := min(plan.Confirmed, len(cands))
 	chosen := cands[:k]
 	perConfirm := cfg.Run.PerConfirmation()
+	groups := pairGroups(chosen)
+	type job struct{ round, group int }
+	var jobs []job
 	for round := 0; round < 2; round++ {
-		for _, group := range pairGroups(chosen) {
-			var want [2]*F // findings of the directions to confirm
-			for _, j := range group {
-				want[reverseIndex(chosen[j].Reverse)] = &chosen[j].Finding
-			}
-			p := chosen[group[0]].Pair
-			seed := plan.SubSeed(cfg.Run.Seed, fmt.Sprintf("confirm%d", round), group[0])
-			xy, yx, err := crit.Confirm(seed, p, cfg.Confirmation, perConfirm, want[0], want[1])
-			if err != nil {
-				return nil, 0, &PairError[D]{Pair: p, Stage: "confirmation", Err: err}
-			}
-			for _, j := range group {
-				chosen[j].Confirmations[round] = [2]Score{xy, yx}[reverseIndex(chosen[j].Reverse)]
-			}
+		for g := range groups {
+			jobs = append(jobs, job{round, g})
+		}
+	}
+	type result struct {
+		xy, yx Score
+		err    error
+	}
+	results := make([]result, len(jobs))
+	concurrently(len(jobs), func(i int) {
+		j, group := jobs[i], groups[jobs[i].group]
+		var want [2]*F // findings of the directions to confirm
+		for _, c := range group {
+			want[reverseIndex(chosen[c].Reverse)] = &chosen[c].Finding
+		}
+		seed := plan.SubSeed(cfg.Run.Seed, fmt.Sprintf("confirm%d", j.round), group[0])
+		r := &results[i]
+		r.xy, r.yx, r.err = crit.Confirm(seed, chosen[group[0]].Pair, cfg.Confirmation, perConfirm, want[0], want[1])
+	})
+	for i, j := range jobs {
+		group, r := groups[j.group], results[i]
+		if r.err != nil {
+			return nil, 0, &PairError[D]{Pair: chosen[group[0]].Pair, Stage: "confirmation", Err: r.err}
+		}
+		for _, c := range group {
+			chosen[c].Confirmations[j.round] = [2]Score{r.xy, r.yx}[reverseIndex(chosen[c].Reverse)]
 		}
 	}
 	return chosen, perConfirm, nil
@@ -75,4 +91,26 @@ func decide[D, F any](confirmed []Candidate[D, F], threshold float64) (best Cand
 		}
 	}
 	return best, false
+}
+
+// Concurrency is how many screenings or confirmations run at once. Each
+// draws on every core; running two lets one's estimation, which runs on one
+// core, overlap the other's draws. The results do not depend on it: every
+// screening and confirmation draws on its own streams.
+const Concurrency = 2
+
+// concurrently calls f(0), …, f(n−1), Concurrency at a time, and returns
+// when all have returned.
+func concurrently(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, Concurrency)
+	for i := 0; i < n; i++ {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer func() { <-slots; wg.Done() }()
+			f(i)
+		}(i)
+	}
+	wg.Wait()
 }

@@ -47,6 +47,11 @@ func (s *screening[D, F]) logf(format string, args ...any) {
 func (s *screening[D, F]) screen(p fixtures.Pair[D], source string) error {
 	xy, yx, err := s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "screen", s.screened), p, s.cfg.Screening)
 	s.screened++
+	return s.add(p, source, xy, yx, err)
+}
+
+// add appends a screening's two directions, or returns its error.
+func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened[F], err error) error {
 	if err != nil {
 		return &PairError[D]{Pair: p, Stage: "screening " + source, Err: err}
 	}
@@ -59,10 +64,23 @@ func (s *screening[D, F]) screen(p fixtures.Pair[D], source string) error {
 }
 
 // screenAll screens every input and ranks the candidates, most divergent
-// first.
+// first. Screenings run concurrently (see [concurrently]); each draws on
+// its own streams, so the candidates, their order and the first error are
+// those of screening the inputs one by one.
 func (s *screening[D, F]) screenAll() error {
-	for _, in := range s.cfg.Candidates {
-		if err := s.screen(in.Pair, in.Source); err != nil {
+	in := s.cfg.Candidates
+	type result struct {
+		xy, yx Screened[F]
+		err    error
+	}
+	results := make([]result, len(in))
+	concurrently(len(in), func(i int) {
+		r := &results[i]
+		r.xy, r.yx, r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "screen", i), in[i].Pair, s.cfg.Screening)
+	})
+	for i, r := range results {
+		s.screened++
+		if err := s.add(in[i].Pair, in[i].Source, r.xy, r.yx, r.err); err != nil {
 			return err
 		}
 	}

@@ -148,32 +148,42 @@ type Binned struct {
 	Below, Above int64    // samples clamped onto the end points
 
 	invStep float64
+	last    float64 // Points − 1
 }
 
 // NewBinned returns an empty statistic on g.
 func NewBinned(g Grid) *Binned {
-	return &Binned{Grid: g, Weights: make([]uint64, g.Points), invStep: 1 / g.Step}
+	return &Binned{Grid: g, Weights: make([]uint64, g.Points), invStep: 1 / g.Step, last: float64(g.Points - 1)}
 }
 
 // Add bins one finite sample v.
 func (b *Binned) Add(v float64) {
-	b.N++
 	pos := (v - b.Grid.Lo) * b.invStep
-	last := len(b.Weights) - 1
-	if pos > 0 && pos < float64(last) {
+	if pos > 0 && pos < b.last {
+		b.N++
 		i := int(pos)
-		w := uint64((pos-float64(i))*binUnit + 0.5)
-		b.Weights[i] += binUnit - w
-		b.Weights[i+1] += w
+		// The weight is in [0, binUnit], so the conversion through int64
+		// (one instruction, where uint64 of a float needs a branch) is exact.
+		w := uint64(int64((pos-float64(i))*binUnit + 0.5))
+		ws := b.Weights[i : i+2 : i+2]
+		ws[0] += binUnit - w
+		ws[1] += w
 		return
 	}
+	b.addAtEnd(pos)
+}
+
+// addAtEnd bins a sample at or beyond the grid's ends: clamped onto the end
+// point, and counted as outside if beyond it.
+func (b *Binned) addAtEnd(pos float64) {
+	b.N++
+	last := len(b.Weights) - 1
 	switch {
 	case pos <= 0:
 		if pos < 0 {
 			b.Below++
 		}
 		b.Weights[0] += binUnit
-		return
 	case pos >= float64(last):
 		if pos > float64(last) {
 			b.Above++

@@ -25,44 +25,30 @@ func Undersmooth(h float64, n int) float64 {
 	return h * math.Pow(float64(max(n, 1)), -UndersmoothExponent)
 }
 
-// Density returns the Gaussian kernel density estimate of [KAD24] eq. (10),
-//
-//	f̂(t) = (1/(nh)) Σᵢ K((t − Xᵢ)/h),   K = standard normal density,
-//
-// at every grid point, computed from the binned masses m_j as
-// f̂(g_i) = Σ_j m_j K((g_i − g_j)/h)/h by FFT convolution (the kernel is
-// truncated at 9h, where it is below 10⁻¹⁷ of its peak), and the estimated
-// variance of f̂ at each grid point,
-//
-//	Var f̂(t) = (1/n) [ (K_h² ∗ f)(t) − (K_h ∗ f)(t)² ],   K_h² = φ_{h/√2}/(2√π h),
-//
-// with f replaced by the binned sample. If keep is not nil, only the masses
-// at grid points i with keep[i] are smoothed (the others are atoms, see
-// [SparseRuns]). Masses are relative to total samples (0 means N; a larger
-// total when the binned samples are only part of a sample, see [Real]), so
-// the estimate is a sub-density of that sample. Values that round-off
-// leaves slightly negative are set to 0.
+// Density returns the Gaussian kernel density estimate of [KAD24] eq. (10)
+// with bandwidth h and its variance at every grid point (see
+// [Smoother.Density]).
 func (b *Binned) Density(h float64, keep []bool, total int64) (dens, variance []float64) {
-	if total == 0 {
-		total = b.N
-	}
-	m := b.Masses()
-	if total != b.N {
-		f := float64(b.N) / float64(total)
-		for i := range m {
-			m[i] *= f
-		}
-	}
-	if keep != nil {
-		for i := range m {
-			if !keep[i] {
-				m[i] = 0
-			}
-		}
-	}
-	step := b.Grid.Step
-	k := gaussianDerivativeKernel(0, h, step, len(m))
-	k2 := gaussianDerivativeKernel(0, h/math.Sqrt2, step, len(m))
+	return NewSmoother(b.Grid, h).Density(b, keep, total)
+}
+
+// Smoother is the Gaussian kernel of one bandwidth on one grid, ready to
+// smooth every binned sample on that grid (both sides of a pair, and again
+// with sparse runs masked) with each kernel transformed once.
+type Smoother struct {
+	grid  Grid
+	h     float64
+	conv  *numeric.Convolver
+	k, k2 *numeric.Transformed
+}
+
+// NewSmoother returns the smoother of bandwidth h on grid g: the kernel
+// K_h and the kernel K_h²/(2√π h) of the variance, sampled on the grid and
+// truncated at 9h, where they are below 10⁻¹⁷ of their peak.
+func NewSmoother(g Grid, h float64) *Smoother {
+	step := g.Step
+	k := gaussianDerivativeKernel(0, h, step, g.Points)
+	k2 := gaussianDerivativeKernel(0, h/math.Sqrt2, step, g.Points)
 	c := 1 / (2 * math.Sqrt(math.Pi) * h)
 	for i := range k2 {
 		k2[i] *= c
@@ -89,7 +75,49 @@ func (b *Binned) Density(h float64, keep []bool, total int64) (dens, variance []
 			k2[i] /= sum * sum
 		}
 	}
-	out := numeric.ConvolveSymmetric(m, k, k2)
+	conv := numeric.NewConvolver()
+	return &Smoother{grid: g, h: h, conv: conv, k: conv.Kernel(k), k2: conv.Kernel(k2)}
+}
+
+// Density returns the Gaussian kernel density estimate of [KAD24] eq. (10),
+//
+//	f̂(t) = (1/(nh)) Σᵢ K((t − Xᵢ)/h),   K = standard normal density,
+//
+// at every grid point, computed from the binned masses m_j as
+// f̂(g_i) = Σ_j m_j K((g_i − g_j)/h)/h by FFT convolution, and the estimated
+// variance of f̂ at each grid point,
+//
+//	Var f̂(t) = (1/n) [ (K_h² ∗ f)(t) − (K_h ∗ f)(t)² ],   K_h² = φ_{h/√2}/(2√π h),
+//
+// with f replaced by the binned sample. If keep is not nil, only the masses
+// at grid points i with keep[i] are smoothed (the others are atoms, see
+// [SparseRuns]). Masses are relative to total samples (0 means N; a larger
+// total when the binned samples are only part of a sample, see [Real]), so
+// the estimate is a sub-density of that sample. Values that round-off
+// leaves slightly negative are set to 0. b must be binned on the
+// smoother's grid.
+func (s *Smoother) Density(b *Binned, keep []bool, total int64) (dens, variance []float64) {
+	if b.Grid != s.grid {
+		panic("stat: smoothing a sample binned on another grid")
+	}
+	if total == 0 {
+		total = b.N
+	}
+	m := b.Masses()
+	if total != b.N {
+		f := float64(b.N) / float64(total)
+		for i := range m {
+			m[i] *= f
+		}
+	}
+	if keep != nil {
+		for i := range m {
+			if !keep[i] {
+				m[i] = 0
+			}
+		}
+	}
+	out := s.conv.Convolve(s.conv.Masses(m), s.k, s.k2)
 	dens, variance = out[0], out[1]
 	n := float64(total)
 	for i, v := range dens {
@@ -251,15 +279,17 @@ func PluginBandwidth(b *Binned) (float64, error) {
 		return 0, ErrNoSpread
 	}
 	n := float64(b.N)
-	m, step := coarsen(b.Masses(), b.Grid.Step, bandwidthPoints)
+	coarse, step := coarsen(b.Masses(), b.Grid.Step, bandwidthPoints)
 	step /= s // grid step in standardised units
+	conv := numeric.NewConvolver()
+	m := conv.Masses(coarse) // transformed once for both stages
 	g1 := math.Pow(2*math.Pow(math.Sqrt2, 9)/(7*n), 1.0/9)
-	psi6 := kernelFunctional(m, 6, g1, step)
+	psi6 := kernelFunctional(conv, m, 6, g1, step)
 	if !(psi6 < 0) {
 		return 0, ErrNoSpread
 	}
 	g2 := math.Pow(-3*math.Sqrt(2/math.Pi)/(psi6*n), 1.0/7)
-	psi4 := kernelFunctional(m, 4, g2, step)
+	psi4 := kernelFunctional(conv, m, 4, g2, step)
 	if !(psi4 > 0) {
 		return 0, ErrNoSpread
 	}
@@ -292,11 +322,12 @@ func coarsen(m []float64, step float64, points int) ([]float64, float64) {
 }
 
 // kernelFunctional returns Σᵢ Σⱼ mᵢ mⱼ φ_g^{(r)}((i−j)·step).
-func kernelFunctional(m []float64, r int, g, step float64) float64 {
-	k := gaussianDerivativeKernel(r, g, step, len(m))
-	c := numeric.ConvolveSymmetric(m, k)[0]
+func kernelFunctional(conv *numeric.Convolver, m *numeric.Transformed, r int, g, step float64) float64 {
+	masses := m.Values()
+	k := gaussianDerivativeKernel(r, g, step, len(masses))
+	c := conv.Convolve(m, conv.Kernel(k))[0]
 	s := 0.0
-	for i, v := range m {
+	for i, v := range masses {
 		s += v * c[i]
 	}
 	return s

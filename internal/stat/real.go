@@ -3,6 +3,8 @@ package stat
 import (
 	"errors"
 	"math"
+
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 // MaxAtoms is the largest number of atoms a [Real] statistic tracks; a
@@ -34,13 +36,14 @@ type RealDesign struct {
 	atoms              map[float64]struct{}
 }
 
-// DesignReal fixes the design for n outputs per side from the sorted
-// pooled pilot values of both sides: the atoms ([FindAtoms]), the heavy-tail
-// bijection from the whole pilot, then the grid for the transformed values
-// that are not atoms ([GridForSorted]). It returns ErrDiscrete when the
-// pilot holds more than MaxAtoms atoms or fewer than two distinct other
-// values.
+// DesignReal fixes the design for n outputs per side from the pooled pilot
+// values of both sides, which it sorts in place (and keeps as Pilot): the
+// atoms ([FindAtoms]), the heavy-tail bijection from the whole pilot, then
+// the grid for the transformed values that are not atoms
+// ([GridForSorted]). It returns ErrDiscrete when the pilot holds more than
+// MaxAtoms atoms or fewer than two distinct other values.
 func DesignReal(pooled []float64, n int) (*RealDesign, error) {
+	numeric.SortFloats(pooled)
 	atoms, rest, tooMany := FindAtoms(pooled)
 	if tooMany || len(rest) < 2 || rest[0] == rest[len(rest)-1] {
 		return nil, ErrDiscrete
@@ -108,7 +111,11 @@ func (d *RealDesign) PilotRange(tail float64) (lo, hi float64) {
 
 // New returns an empty statistic on the design.
 func (d *RealDesign) New() *Real {
-	return &Real{Bins: NewBinned(d.Grid), Atoms: NewFreq[float64](), design: d}
+	r := &Real{Bins: NewBinned(d.Grid), Atoms: NewFreq[float64](), design: d, transform: d.transform}
+	if len(d.atoms) > 0 {
+		r.atoms = d.atoms
+	}
+	return r
 }
 
 // Real is the statistic of real outputs that may mix a density with atoms:
@@ -119,6 +126,9 @@ type Real struct {
 	Bins   *Binned
 	Atoms  *Freq[float64]
 	design *RealDesign
+	// The design's atoms (nil if none) and transform, at hand for Add.
+	atoms     map[float64]struct{}
+	transform func(float64) float64
 }
 
 // NewReal returns an empty statistic on grid g with the given atoms and no
@@ -127,15 +137,14 @@ func NewReal(g Grid, atoms []float64) *Real { return GridDesign(g, atoms).New() 
 
 // Add counts one finite output.
 func (r *Real) Add(v float64) {
-	d := r.design
-	if len(d.atoms) > 0 {
-		if _, ok := d.atoms[v]; ok {
+	if r.atoms != nil {
+		if _, ok := r.atoms[v]; ok {
 			r.Atoms.Add(v)
 			return
 		}
 	}
-	if d.transform != nil {
-		v = d.transform(v)
+	if r.transform != nil {
+		v = r.transform(v)
 	}
 	r.Bins.Add(v)
 }

@@ -33,9 +33,7 @@ func FromValues(xs, ys []float64) (*Continuous, error) {
 	if allEqual(ys) {
 		return nil, ErrPointMassQ
 	}
-	pooled := append(slices.Clone(xs), ys...)
-	slices.Sort(pooled)
-	d, err := DesignReal(pooled, min(len(xs), len(ys)))
+	d, err := DesignReal(append(slices.Clone(xs), ys...), min(len(xs), len(ys)))
 	if err != nil {
 		return nil, err
 	}
