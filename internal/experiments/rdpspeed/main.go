@@ -85,8 +85,7 @@ func main() {
 	fmt.Printf("# rdpspeed: Gaussian σ=5, λ=2, claim = exact RDP; reps=%d GOMAXPROCS=%d %s\n", *reps, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
 	fmt.Printf("%-45s %12s %10s %10s %10s %8s\n", "setting", "calls", "audit s", "draws s", "ratio", "peak RSS")
 	for _, s := range settings {
-		var audits, draws, ratios []float64
-		var calls int64
+		var audits, draws, ratios, calls []float64
 		for i := 0; i < *reps; i++ {
 			opts := append([]dptest.Option{dptest.Seed(uint64(i + 1))}, s.opts...)
 			t0 := time.Now()
@@ -97,9 +96,9 @@ func main() {
 			a := time.Since(t0).Seconds()
 			d := drawsAlone(s.mech, rep.Calls, uint64(i+1)).Seconds()
 			audits, draws, ratios = append(audits, a), append(draws, d), append(ratios, a/d)
-			calls = rep.Calls
+			calls = append(calls, float64(rep.Calls))
 		}
-		fmt.Printf("%-45s %12d %10.3f %10.3f %10.2f %8s   (medians; audit min %.3f max %.3f)\n", s.name, calls,
+		fmt.Printf("%-45s %12.0f %10.3f %10.3f %10.2f %8s   (medians; audit min %.3f max %.3f)\n", s.name, expstat.Median(calls),
 			expstat.Median(audits), expstat.Median(draws), expstat.Median(ratios), expstat.PeakRSS(), slices.Min(audits), slices.Max(audits))
 	}
 	if *runR {
