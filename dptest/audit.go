@@ -1,8 +1,11 @@
 package dptest
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
@@ -20,24 +23,24 @@ func (e ErrNoCandidates) Error() string {
 	return fmt.Sprintf("dptest: no candidate pairs for datasets of type %s: pass dptest.Pairs(fixtures.Pair[%[1]s]{X: …, Y: …}) or dptest.Neighbors(a *rapid.Generator[fixtures.Pair[%[1]s]])", e.Type)
 }
 
+// env is where an audit runs: the test's name, where progress goes (nil
+// for nowhere) and the test's deadline (zero for none).
+type env struct {
+	name     string
+	logf     func(string, ...any)
+	deadline time.Time
+}
+
 // audit is the one path of every assertion: resolve the plan, build the
-// candidates, run the engine once per criterion of the claim, report.
-func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, name string, logf func(string, ...any)) (Report, error) {
-	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: name, Confidence: DefaultConfidence}
+// candidates, check that the mechanism replays, run the engine once per
+// criterion of the claim, report.
+func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
+	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: e.name, Confidence: DefaultConfidence}
 	if c.Kind == plan.KindDataCentric {
 		rep.Claimed = math.Inf(1)
 	}
-	if err := c.Check(); err != nil {
-		return rep, err
-	}
-	if err := m.check(); err != nil {
-		return rep, err
-	}
-	o, err := collect(c.Kind, opts)
-	if err != nil {
-		return rep, err
-	}
-	p, err := plan.Resolve(c, name, o.settings, isShort())
+	p, o, err := prepare(m, c, opts, e.name)
+	rep.allowInconclusive = o != nil && o.allowInconclusive
 	if err != nil {
 		return rep, err
 	}
@@ -47,17 +50,52 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, name string, logf
 	if err != nil {
 		return rep, err
 	}
+	ctx, cancel := auditContext(o.ctx, e.deadline)
+	defer cancel()
+	src := sampler.Counting(m.source, ctx.Done())
+	logf := e.logf
 	if !p.Verbose {
 		logf = nil
 	}
-	src := sampler.Counting(m.source)
-	base := rep
+	first := cs.inputs(p.Seed)[0].Pair
+	replays, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
+	if err != nil {
+		return rep, stopped(ctx, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
+	}
+	rep.NotReplayable = !replays
+	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(cs.inputs(p.Seed)), logf))
+	return rep, stopped(ctx, err, rep.Calls)
+}
+
+// prepare checks the claim, the mechanism and the options and resolves the
+// plan.
+func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (plan.Plan, *options, error) {
+	if err := c.Check(); err != nil {
+		return plan.Plan{}, nil, err
+	}
+	if err := m.check(); err != nil {
+		return plan.Plan{}, nil, err
+	}
+	o, err := collect(c.Kind, opts)
+	if err != nil {
+		return plan.Plan{}, o, err
+	}
+	p, err := plan.Resolve(c, name, o.settings, isShort())
+	return p, o, err
+}
+
+// runAll runs the engine once per criterion of the plan, stopping at the
+// first violation: the first run's report is the audit's, a second one is
+// its cross-check.
+func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs candidates[D], pr *progress) (Report, error) {
+	rep := base
 	for i, r := range p.Runs {
 		one, before := base, src.Calls()
-		err := runOnce(&one, src, p, r, cs, logf)
+		err := runOnce(&one, src, p, r, cs, pr)
 		one.Calls = src.Calls() - before
 		if i == 0 {
 			rep = one
+			rep.Calls += before // the replay check
 		} else {
 			rep.CrossCheck = &one
 			rep.Violated = one.Violated
@@ -69,6 +107,36 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, name string, logf
 		}
 	}
 	return rep, nil
+}
+
+// auditContext is the context an audit runs in: the Context option's, if
+// given, ended before the test's deadline, if it has one, by a margin of
+// 5% of the time left (at least a second) for the report to be printed.
+func auditContext(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if deadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	margin := max(time.Second, time.Until(deadline)/20)
+	return context.WithDeadline(ctx, deadline.Add(-margin))
+}
+
+// stopped turns draws ended by the audit's context into an inconclusive
+// error that says why and how far the audit got.
+func stopped(ctx context.Context, err error, calls int64) error {
+	if !errors.Is(err, sampler.ErrStopped) {
+		return err
+	}
+	why := "the context was cancelled"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		why = "the deadline (the test's -timeout, or the Context option's) came"
+	}
+	return &InconclusiveError{
+		Reason: fmt.Sprintf("the audit stopped after %s mechanism calls because %s, before it could decide", thousands(int(calls)), why),
+		Remedy: "give it more time (go test -timeout), or fewer draws (-dptest.samples, -dptest.candidates)",
+	}
 }
 
 // candidates are what an audit searches: explicit pairs, a generator and a
@@ -135,7 +203,7 @@ func (cs candidates[D]) inputs(seed uint64) []search.Input[D] {
 
 // runOnce runs the engine for one criterion of the plan and fills the
 // report from its outcome.
-func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cs candidates[D], logf func(string, ...any)) error {
+func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cs candidates[D], pr *progress) error {
 	rep.Kind, rep.Lambda, rep.Claimed = p.Claim.Kind, p.Claim.Lambda, r.Threshold
 	if p.Claim.Kind == plan.KindDataCentric {
 		rep.Claimed = math.Inf(1)
@@ -144,8 +212,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: cs.inputs(r.Seed), Simplify: cs.simplify,
 	}
-	if logf != nil {
-		cfg.Logf = func(format string, args ...any) { logf("[dptest] "+format, args...) }
+	if pr.logf != nil {
+		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
+		cfg.Progress = pr.report
 	}
 	if r.Criterion == plan.CriterionRenyi {
 		if p.Claim.Kind != plan.KindRDP {

@@ -55,7 +55,7 @@ func CheckDP[D any](t CheckT, m Mechanism[D], eps float64, opts ...Option) bool 
 // loss peaks and the loss curve; the Rényi cross-check in CrossCheck. Errors
 // as for [AuditRDP].
 func AuditDP[D any](m Mechanism[D], eps float64, opts ...Option) (Report, error) {
-	return audit(m, dpClaim(eps), opts, "", stderrLogger)
+	return audit(m, dpClaim(eps), opts, env{logf: stderrLogger})
 }
 
 // MakeDP returns a test function asserting the claim, for t.Run.
@@ -85,5 +85,5 @@ func AuditDataCentricDP[D any](m Mechanism[D], x D, neighbours []D, opts ...Opti
 		pairs[i] = fixtures.Pair[D]{X: x, Y: n}
 	}
 	m.pairs, m.gen = pairs, nil
-	return audit(m, plan.Claim{Kind: plan.KindDataCentric, Neighbours: len(neighbours)}, opts, "", stderrLogger)
+	return audit(m, plan.Claim{Kind: plan.KindDataCentric, Neighbours: len(neighbours)}, opts, env{logf: stderrLogger})
 }

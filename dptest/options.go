@@ -1,6 +1,7 @@
 package dptest
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -27,10 +28,10 @@ const (
 
 // Option configures an audit. Options are built only by this package's
 // constructors: [Samples], [Seed], [Confidence], [Candidates], [Verbose],
-// [Pairs], [Neighbors], [Simplifier], and for DP audits [Region] and
-// [Floor]. A bad value, or an option that does not apply to the claim, is
-// an error of the audit (Audit* return it, Require* and Check* fail the
-// test with it), never a panic.
+// [Pairs], [Neighbors], [Simplifier], [AllowInconclusive], [Context], and
+// for DP audits [Region] and [Floor]. A bad value, or an option that does
+// not apply to the claim, is an error of the audit (Audit* return it,
+// Require* and Check* fail the test with it), never a panic.
 type Option interface{ apply(*options) }
 
 // option is every Option: its name, the claims it applies to (nil: all)
@@ -73,12 +74,14 @@ func kindPhrase(kind string) string {
 
 // options is what the options of one audit set.
 type options struct {
-	kind      string
-	settings  plan.Settings
-	pairs     []any // each a []fixtures.Pair[D]
-	neighbors any   // a *rapid.Generator[fixtures.Pair[D]]
-	simplify  any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
-	errs      []error
+	kind              string
+	ctx               context.Context
+	allowInconclusive bool
+	settings          plan.Settings
+	pairs             []any // each a []fixtures.Pair[D]
+	neighbors         any   // a *rapid.Generator[fixtures.Pair[D]]
+	simplify          any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
+	errs              []error
 }
 
 // collect applies the options of an audit of the given kind.
@@ -143,6 +146,26 @@ func Candidates(n int) Option {
 // Verbose logs every screened pair and every confirmation, as -dptest.v does.
 func Verbose() Option {
 	return option{"Verbose", auditKinds, func(o *options) { o.settings.Verbose = true }}
+}
+
+// AllowInconclusive turns an inconclusive audit (see [ErrInconclusive]) from
+// a test failure into a skip (t.Skipf, where t has it; else a log line and
+// a pass of the Check form). Audit* still return the error.
+func AllowInconclusive() Option {
+	return option{"AllowInconclusive", auditKinds, func(o *options) { o.allowInconclusive = true }}
+}
+
+// Context ends the audit when ctx is done, with an inconclusive error and
+// the report so far. Require*, Check* and Make* also stop before the
+// test's deadline (go test -timeout) on their own.
+func Context(ctx context.Context) Option {
+	return option{"Context", auditKinds, func(o *options) {
+		if ctx == nil {
+			o.fail("Context needs a non-nil context")
+			return
+		}
+		o.ctx = ctx
+	}}
 }
 
 // Pairs adds explicit candidate pairs, screened before any generated ones;

@@ -50,7 +50,7 @@ func CheckRDP[D any](t CheckT, m Mechanism[D], lambda, eps float64, opts ...Opti
 // that panicked or returned NaN/±Inf; the report then holds what was known.
 // Progress goes to standard error with [Verbose] or -dptest.v.
 func AuditRDP[D any](m Mechanism[D], lambda, eps float64, opts ...Option) (Report, error) {
-	return audit(m, rdpClaim(lambda, eps), opts, "", stderrLogger)
+	return audit(m, rdpClaim(lambda, eps), opts, env{logf: stderrLogger})
 }
 
 // MakeRDP returns a test function asserting the claim, for t.Run:

@@ -1,6 +1,7 @@
 package dptest
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -68,12 +69,18 @@ type Report struct {
 	// Settings are the settings the audit ran with, every default
 	// resolved.
 	Settings Settings
+	// NotReplayable is set when the mechanism gave two different outputs
+	// for one stream: it draws from a source other than the generator it is
+	// given (secure noise, a shared counter), so the seed cannot replay
+	// this verdict. The verdict itself stays valid.
+	NotReplayable bool
 
 	// recorded marks the report of a check of recorded outputs
 	// (CheckRDPSamples): no search, no seed.
-	recorded   bool
-	recordedNs [2]int
-	stdErr     float64
+	recorded          bool
+	recordedNs        [2]int
+	stdErr            float64
+	allowInconclusive bool
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -172,9 +179,14 @@ func (r Report) String() string {
 	if r.Short {
 		fmt.Fprintf(&b, "    note:         -short reduced the sample sizes\n")
 	}
+	if r.NotReplayable {
+		fmt.Fprintf(&b, "    note:         %s\n", notReplayable)
+	}
 	fmt.Fprintf(&b, "    To reproduce: %s", r.Reproduce())
 	return b.String()
 }
+
+const notReplayable = "the mechanism does not draw only from the generator it is given: this seed cannot replay the verdict"
 
 func (r Report) successLine() string {
 	if r.recorded {
@@ -186,14 +198,20 @@ func (r Report) successLine() string {
 	if r.Short {
 		s += " (-short: reduced sample sizes)"
 	}
+	if r.NotReplayable {
+		s += "; note: " + notReplayable
+	}
 	return s
 }
 
 // errorText renders an audit that could not finish.
 func (r Report) errorText(err error) string {
 	what := "could not be audited"
-	if r.recorded {
+	switch {
+	case r.recorded:
 		what = "could not be checked on the samples"
+	case errors.Is(err, ErrInconclusive):
+		what = "audit"
 	}
 	return fmt.Sprintf("[dptest] %s %s: %v\n    To reproduce: %s", r.claimText(), what, err, r.Reproduce())
 }

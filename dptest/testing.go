@@ -1,10 +1,12 @@
 package dptest
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/tb"
@@ -56,7 +58,13 @@ func check[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option) bool {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	rep, err := audit(m, c, opts, testName(t), logger(t))
+	e := env{name: testName(t), logf: logger(t)}
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := d.Deadline(); ok {
+			e.deadline = deadline
+		}
+	}
+	rep, err := audit(m, c, opts, e)
 	return verdict(t, rep, err)
 }
 
@@ -66,6 +74,12 @@ func verdict(t CheckT, rep Report, err error) bool {
 		h.Helper()
 	}
 	switch {
+	case errors.Is(err, ErrInconclusive) && rep.allowInconclusive:
+		if s, ok := t.(interface{ Skipf(string, ...any) }); ok {
+			s.Skipf("%s", rep.errorText(err))
+		}
+		logger(t)("%s", rep.errorText(err))
+		return true
 	case err != nil:
 		t.Errorf("%s", rep.errorText(err))
 		return false

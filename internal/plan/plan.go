@@ -43,6 +43,10 @@ const (
 	SimplifyLevel = 0.05
 	// CrossCheckOrder is the Rényi order of a DP audit's cross-check.
 	CrossCheckOrder = 2
+	// ReplayDraws is the number of outputs an audit draws twice from one
+	// stream to check that the mechanism draws only from the generator it
+	// is given (so that a seed replays the verdict).
+	ReplayDraws = 32
 )
 
 // Estimator rules (see internal/renyi and internal/local for what each

@@ -12,6 +12,7 @@
 package sampler
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -30,7 +31,17 @@ type Stream struct {
 	Seed, ID uint64
 	// Workers is the number of goroutines; zero means GOMAXPROCS.
 	Workers int
+	// Stop, if not nil, ends the draws early when it is closed: Draw then
+	// returns ErrStopped.
+	Stop <-chan struct{}
 }
+
+// ErrStopped reports draws ended early because the stream's Stop channel
+// was closed (a deadline or a cancellation).
+var ErrStopped = errors.New("draws stopped early")
+
+// stopEvery is how many draws pass between two looks at Stop.
+const stopEvery = 256
 
 // splitmix64 is a bijective mixer (Steele et al., SplitMix), used to derive
 // a block's PCG state from (seed, stream, block).
@@ -89,6 +100,7 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 	var mu sync.Mutex
 	var firstErr *BlockError
 	var wg sync.WaitGroup
+	var stopped atomic.Bool
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -104,7 +116,11 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 					return
 				}
 				k := min(BlockSize, n-b*BlockSize)
-				done, err := runBlock(s.BlockRand(b), acc, k, draw, check)
+				done, err := runBlock(s.BlockRand(b), acc, k, draw, check, s.Stop)
+				if err == ErrStopped {
+					stopped.Store(true)
+					return
+				}
 				if err != nil {
 					be := &BlockError{Index: int64(b)*BlockSize + int64(done), Err: err}
 					mu.Lock()
@@ -122,6 +138,10 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 		var zero S
 		return zero, firstErr
 	}
+	if stopped.Load() {
+		var zero S
+		return zero, ErrStopped
+	}
 	for _, a := range accs[1:] {
 		accs[0].Merge(a)
 	}
@@ -130,13 +150,20 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 
 // runBlock makes k draws into acc and returns how many succeeded before the
 // first failure, if any.
-func runBlock[O any, S Statistic[O, S]](r *rand.Rand, acc S, k int, draw func(*rand.Rand) O, check func(O) error) (done int, err error) {
+func runBlock[O any, S Statistic[O, S]](r *rand.Rand, acc S, k int, draw func(*rand.Rand) O, check func(O) error, stop <-chan struct{}) (done int, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("mechanism panicked: %v", v)
 		}
 	}()
 	for ; done < k; done++ {
+		if stop != nil && done%stopEvery == 0 {
+			select {
+			case <-stop:
+				return done, ErrStopped
+			default:
+			}
+		}
 		v := draw(r)
 		if err := check(v); err != nil {
 			return done, err

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -146,7 +149,7 @@ func misbehaveAt(s Stream, bad int, act func() float64) func(*rand.Rand) float64
 // counter sees every call.
 func TestSources(t *testing.T) {
 	shift := func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }
-	src := Counting(Real(shift))
+	src := Counting(Real(shift), nil)
 	s, err := src.Sample(5, 0, 1, 20000, 2048)
 	require.NoError(t, err)
 	c, ok := s.(*stat.Continuous)
@@ -175,4 +178,82 @@ func TestSources(t *testing.T) {
 	require.ErrorAs(t, err, &de)
 	require.Equal(t, "X", de.Dataset)
 	require.ErrorIs(t, err, stat.ErrNotCountable)
+}
+
+// A mechanism that changes its input is caught, and the caller's dataset
+// is left as it was; one that sorts in place too.
+func TestMutatingMechanismsAreCaught(t *testing.T) {
+	zero := Real(func(r *rand.Rand, x []float64) float64 {
+		v := x[0] + r.NormFloat64()
+		x[0] = 0
+		return v
+	})
+	x, y := []float64{1, 2}, []float64{0, 2}
+	_, err := zero.Sample(1, x, y, 5000, 1024)
+	require.ErrorIs(t, err, ErrMutatedInput)
+	require.ErrorContains(t, err, "on X: the mechanism changed the dataset it was given")
+	require.Equal(t, []float64{1, 2}, x, "the caller's dataset is untouched")
+	sorter := Discrete(func(r *rand.Rand, x []int) int {
+		slices.Sort(x)
+		return x[0] + r.IntN(2)
+	})
+	_, _, err = sorter.Count(1, []int{3, 1}, []int{1, 1}, 1000, []stat.Event{{Kind: stat.ValueSet, Members: []any{1}}})
+	require.ErrorIs(t, err, ErrMutatedInput)
+	// A dataset holding NaN equals itself.
+	ok := Real(func(r *rand.Rand, x []float64) float64 { return r.NormFloat64() })
+	_, err = ok.Sample(1, []float64{math.NaN()}, []float64{1}, 2000, 1024)
+	require.NoError(t, err)
+}
+
+// Replays tells a mechanism drawing only from r from one with its own
+// source of randomness.
+func TestReplays(t *testing.T) {
+	same, err := Real(func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }).Replays(3, 0, 100)
+	require.NoError(t, err)
+	require.True(t, same)
+	own := rand.New(rand.NewPCG(1, 1))
+	var mu sync.Mutex
+	same, err = Discrete(func(r *rand.Rand, x float64) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return own.IntN(1000)
+	}).Replays(3, 0, 100)
+	require.NoError(t, err)
+	require.False(t, same)
+}
+
+func TestDeepCopyAndCompare(t *testing.T) {
+	type rec struct {
+		A      []float64
+		M      map[string]int
+		P      *int
+		hidden int
+	}
+	one := 1
+	v := []rec{{A: []float64{1, math.NaN()}, M: map[string]int{"a": 1}, P: &one, hidden: 7}}
+	c := deepCopy(v)
+	require.True(t, sameValue(reflect.ValueOf(v), reflect.ValueOf(c)))
+	c[0].A[0] = 2
+	*c[0].P = 5
+	c[0].M["a"] = 3
+	require.Equal(t, 1.0, v[0].A[0])
+	require.Equal(t, 1, one)
+	require.Equal(t, 1, v[0].M["a"])
+	require.False(t, sameValue(reflect.ValueOf(v), reflect.ValueOf(c)))
+	require.Equal(t, 7, c[0].hidden)
+}
+
+// Closing Stop ends the draws within stopEvery draws per worker.
+func TestStop(t *testing.T) {
+	stop := make(chan struct{})
+	var calls atomic.Int64
+	slow := Counting(Real(func(r *rand.Rand, x float64) float64 {
+		if calls.Add(1) == 3000 {
+			close(stop)
+		}
+		return x + r.NormFloat64()
+	}), stop)
+	_, err := slow.Sample(1, 0, 1, 1_000_000, 1024)
+	require.ErrorIs(t, err, ErrStopped)
+	require.Less(t, calls.Load(), int64(3000+4*stopEvery))
 }

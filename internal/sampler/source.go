@@ -3,6 +3,7 @@ package sampler
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync/atomic"
 
@@ -22,8 +23,15 @@ type Source[D any] interface {
 	// Count draws n outputs on each of x and y and counts those in each
 	// event.
 	Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error)
+	// Replays draws the first n outputs on x twice from one stream and
+	// reports whether they agree: whether the mechanism draws only from
+	// the generator it is given, so that a seed replays its outputs.
+	Replays(seed uint64, x D, n int) (bool, error)
 	// Kind is "real" or "discrete".
 	Kind() string
+	// withStop returns the source drawing on streams that end early when
+	// stop is closed.
+	withStop(stop <-chan struct{}) Source[D]
 }
 
 // Stream numbers within one seed.
@@ -32,6 +40,7 @@ const (
 	streamPilotY
 	streamX
 	streamY
+	streamReplay
 )
 
 // DrawError reports a failure of the mechanism while drawing on one of the
@@ -46,24 +55,33 @@ func (e *DrawError) Unwrap() error { return e.Err }
 
 // Real is the source of a mechanism with real outputs, which must be
 // finite.
-func Real[D any](f func(r *rand.Rand, x D) float64) Source[D] { return realSource[D]{f} }
+func Real[D any](f func(r *rand.Rand, x D) float64) Source[D] { return realSource[D]{f: f} }
 
 // Discrete is the source of a mechanism with outputs of any comparable
 // type, which must equal themselves (no NaN).
 func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Source[D] {
-	return discreteSource[D, O]{f}
+	return discreteSource[D, O]{f: f}
 }
 
-type realSource[D any] struct{ f func(*rand.Rand, D) float64 }
+type realSource[D any] struct {
+	f    func(*rand.Rand, D) float64
+	stop <-chan struct{}
+}
+
+func (s realSource[D]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
 
 func (realSource[D]) Kind() string { return "real" }
 
 func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
+	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n, pilot) })
+}
+
+func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
 	newValues := func() *stat.Values { return &stat.Values{V: make([]float64, 0, pilot)} }
 	one := func(id uint64, d D) (*stat.Values, error) {
 		// The pilot is sorted below, so the order in which the workers'
 		// values are gathered does not matter.
-		return Draw(Stream{Seed: seed, ID: id}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
+		return Draw(Stream{Seed: seed, ID: id, Stop: s.stop}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
 	}
 	px, err := one(streamPilotX, x)
 	if err != nil {
@@ -75,12 +93,12 @@ func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	}
 	design, err := stat.DesignReal(append(px.V, py.V...), n)
 	if errors.Is(err, stat.ErrDiscrete) {
-		return discreteSource[D, float64](s).Sample(seed, x, y, n, pilot)
+		return discreteSource[D, float64](s).sample(seed, x, y, n)
 	}
 	if err != nil {
 		return nil, err
 	}
-	rx, ry, err := drawBoth(seed, x, y, n, s.f, stat.CheckFinite, design.New)
+	rx, ry, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, design.New)
 	if err != nil {
 		return nil, err
 	}
@@ -88,15 +106,30 @@ func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 }
 
 func (s realSource[D]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error) {
-	return count(seed, x, y, n, s.f, stat.CheckFinite, events)
+	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, events)
 }
 
-type discreteSource[D any, O comparable] struct{ f func(*rand.Rand, D) O }
+// Replays draws the first n outputs on x twice from one stream and reports
+// whether they agree bit for bit.
+func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
+	return replays(seed, x, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
+}
+
+type discreteSource[D any, O comparable] struct {
+	f    func(*rand.Rand, D) O
+	stop <-chan struct{}
+}
+
+func (s discreteSource[D, O]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
 
 func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample, error) {
-	tx, ty, err := drawBoth(seed, x, y, n, s.f, stat.CheckCountable[O], stat.NewFreq[O])
+	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n) })
+}
+
+func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, error) {
+	tx, ty, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckCountable[O], stat.NewFreq[O])
 	if err != nil {
 		return nil, err
 	}
@@ -104,13 +137,20 @@ func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample
 }
 
 func (s discreteSource[D, O]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error) {
-	return count(seed, x, y, n, s.f, stat.CheckCountable[O], events)
+	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckCountable[O], events)
+}
+
+// Replays draws the first n outputs on x twice from one stream and reports
+// whether they agree.
+func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, error) {
+	return replays(seed, x, n, s.f, stat.CheckCountable[O], func(a, b O) bool { return a == b })
 }
 
 // drawBoth draws n outputs on x and on y into statistics of one kind.
-func drawBoth[D, O any, S Statistic[O, S]](seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, newStat func() S) (sx, sy S, err error) {
+func drawBoth[D, O any, S Statistic[O, S]](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, newStat func() S) (sx, sy S, err error) {
 	side := func(id uint64, d D) (S, error) {
-		return Draw(Stream{Seed: seed, ID: id}, n, func(r *rand.Rand) O { return f(r, d) }, check, newStat)
+		st.ID = id
+		return Draw(st, n, func(r *rand.Rand) O { return f(r, d) }, check, newStat)
 	}
 	if sx, err = side(streamX, x); err != nil {
 		return sx, sy, &DrawError{"X", err}
@@ -122,17 +162,57 @@ func drawBoth[D, O any, S Statistic[O, S]](seed uint64, x, y D, n int, f func(*r
 }
 
 // count draws n outputs on x and on y and counts them in the events.
-func count[D any, O comparable](seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, events []stat.Event) (cx, cy []int64, err error) {
+func count[D any, O comparable](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, events []stat.Event) (cx, cy []int64, err error) {
 	newCounts, err := stat.NewCounts[O](events)
 	if err != nil {
 		return nil, nil, err
 	}
-	sx, sy, err := drawBoth(seed, x, y, n, f, check, newCounts)
+	type both struct{ x, y *stat.Counts[O] }
+	b, err := guarded(x, y, func(x, y D) (both, error) {
+		sx, sy, err := drawBoth(st, x, y, n, f, check, newCounts)
+		return both{sx, sy}, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return sx.In, sy.In, nil
+	return b.x.In, b.y.In, nil
 }
+
+// replays draws n outputs on a copy of x twice, on one worker, from the
+// same stream, and compares them in order: a mechanism that draws only from
+// the generator it is given gives the same outputs twice.
+func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check func(O) error, same func(a, b O) bool) (bool, error) {
+	run := func() ([]O, error) {
+		l, err := guarded(x, x, func(x, _ D) (*outputs[O], error) {
+			return Draw(Stream{Seed: seed, ID: streamReplay, Workers: 1}, n, func(r *rand.Rand) O { return f(r, x) }, check,
+				func() *outputs[O] { return &outputs[O]{} })
+		})
+		if err != nil {
+			return nil, err
+		}
+		return l.v, nil
+	}
+	a, err := run()
+	if err != nil {
+		return false, err
+	}
+	b, err := run()
+	if err != nil {
+		return false, err
+	}
+	for i := range a {
+		if !same(a[i], b[i]) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// outputs collects outputs in the order they are drawn (on one worker).
+type outputs[O any] struct{ v []O }
+
+func (o *outputs[O]) Add(v O)             { o.v = append(o.v, v) }
+func (o *outputs[O]) Merge(p *outputs[O]) { o.v = append(o.v, p.v...) }
 
 // Counter is a Source that counts the mechanism calls made through it.
 type Counter[D any] struct {
@@ -140,8 +220,11 @@ type Counter[D any] struct {
 	calls atomic.Int64
 }
 
-// Counting wraps a source with a call counter.
-func Counting[D any](s Source[D]) *Counter[D] { return &Counter[D]{Source: s} }
+// Counting wraps a source with a call counter; its draws end early when
+// stop (which may be nil) is closed, with ErrStopped.
+func Counting[D any](s Source[D], stop <-chan struct{}) *Counter[D] {
+	return &Counter[D]{Source: s.withStop(stop)}
+}
 
 // Calls returns the mechanism calls made so far.
 func (c *Counter[D]) Calls() int64 { return c.calls.Load() }
@@ -162,4 +245,11 @@ func (c *Counter[D]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx,
 	cx, cy, err = c.Source.Count(seed, x, y, n, events)
 	c.calls.Add(2 * int64(n))
 	return cx, cy, err
+}
+
+// Replays draws as the wrapped source does: 2n outputs.
+func (c *Counter[D]) Replays(seed uint64, x D, n int) (bool, error) {
+	ok, err := c.Source.Replays(seed, x, n)
+	c.calls.Add(2 * int64(n))
+	return ok, err
 }

@@ -40,6 +40,7 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 		seed := plan.SubSeed(cfg.Run.Seed, fmt.Sprintf("confirm%d", j.round), group[0])
 		r := &results[i]
 		r.xy, r.yx, r.err = crit.Confirm(seed, chosen[group[0]].Pair, cfg.Confirmation, perConfirm, want[0], want[1])
+		cfg.progress()
 	})
 	for i, j := range jobs {
 		group, r := groups[j.group], results[i]
@@ -113,4 +114,10 @@ func concurrently(n int, f func(i int)) {
 		}(i)
 	}
 	wg.Wait()
+}
+
+func (cfg Config[D]) progress() {
+	if cfg.Progress != nil {
+		cfg.Progress()
+	}
 }

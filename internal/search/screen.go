@@ -77,6 +77,7 @@ func (s *screening[D, F]) screenAll() error {
 	concurrently(len(in), func(i int) {
 		r := &results[i]
 		r.xy, r.yx, r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "screen", i), in[i].Pair, s.cfg.Screening)
+		s.cfg.progress()
 	})
 	for i, r := range results {
 		s.screened++

@@ -65,7 +65,10 @@ type Config[D any] struct {
 	// Simplify, if not nil, proposes simpler versions of a pair (fewer
 	// distinct values, extreme values); see [screening.simplify].
 	Simplify func(fixtures.Pair[D]) []fixtures.Pair[D]
-	Logf     func(format string, args ...any) // progress, nil for none
+	Logf     func(format string, args ...any) // details, nil for none
+	// Progress, if not nil, is called after every screening and
+	// confirmation, possibly from several goroutines at once.
+	Progress func()
 }
 
 // Candidate is one (pair, direction) with its screening and confirmation

@@ -1,0 +1,30 @@
+package dptest
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInconclusive is the error of an audit that cannot decide: it lost the
+// resolution it needed to tell a violation from a pass (merged outputs, an
+// unresolved scale, outputs that never repeat), or it was stopped before it
+// could (the test's deadline, a cancelled context). Such an audit never
+// passes: Audit* return an error e with errors.Is(e, ErrInconclusive),
+// whose text says what was lost and what would resolve it; Require* and
+// Check* fail the test with that text, unless [AllowInconclusive] turns it
+// into a skip.
+var ErrInconclusive = errors.New("inconclusive")
+
+// InconclusiveError says why an audit could not decide and what would
+// let it.
+type InconclusiveError struct {
+	Reason string // what the audit lost or where it stopped
+	Remedy string // what would resolve it
+}
+
+func (e *InconclusiveError) Error() string {
+	return fmt.Sprintf("inconclusive: %s; %s", e.Reason, e.Remedy)
+}
+
+// Is makes errors.Is(e, ErrInconclusive) true.
+func (e *InconclusiveError) Is(target error) bool { return target == ErrInconclusive }

@@ -1,0 +1,120 @@
+package dptest_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// A mechanism that changes its input fails the audit naming the fault, and
+// the caller's pair is left as it was: one that zeroes the distinguishing
+// record after use (which made X equal Y and passed a 9× violation), and
+// one that sorts in place.
+func TestMechanismsThatModifyTheirInput(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 1}
+	zeroing := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		v := g.Sample(r, x)
+		x[0] = 0
+		return v
+	})
+	p := fixtures.Canonical(10)
+	_, err := dptest.AuditRDP(zeroing.WithPairs(p), 2, g.RDP(2)/9, dptest.Candidates(0), dptest.Samples(20_000))
+	require.ErrorContains(t, err, "the mechanism changed the dataset it was given")
+	require.Equal(t, fixtures.Canonical(10), p, "the caller's pair is unchanged")
+	sorting := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		for i := range x { // sorts descending, in place
+			for j := i + 1; j < len(x); j++ {
+				if x[j] > x[i] {
+					x[i], x[j] = x[j], x[i]
+				}
+			}
+		}
+		return x[len(x)-1] + r.NormFloat64()
+	})
+	_, err = dptest.AuditRDP(sorting, 2, 1, fast...)
+	require.ErrorContains(t, err, "the mechanism changed the dataset it was given")
+}
+
+// A mechanism drawing from its own source (secure noise) is audited, and
+// every text says the seed cannot replay the verdict.
+func TestMechanismsThatIgnoreTheirGenerator(t *testing.T) {
+	var mu sync.Mutex
+	own := rand.New(rand.NewPCG(9, 9))
+	secure := dptest.Continuous(func(_ *rand.Rand, x []float64) float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return mechanisms.Gaussian{Sigma: 5}.Sample(own, x)
+	})
+	rep, err := dptest.AuditRDP(secure, 2, mechanisms.Gaussian{Sigma: 5}.RDP(2), fast...)
+	require.NoError(t, err)
+	require.True(t, rep.NotReplayable)
+	require.Contains(t, rep.String(), "this seed cannot replay the verdict")
+	rep, err = dptest.AuditRDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 5}.Sample), 2, 1, fast...)
+	require.NoError(t, err)
+	require.False(t, rep.NotReplayable)
+}
+
+// An audit stopped by its context (or the test's deadline) is inconclusive,
+// never a pass; AllowInconclusive makes it a skip.
+func TestStoppedAuditsAreInconclusive(t *testing.T) {
+	var calls atomic.Int64
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	slow := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if calls.Add(1) == 100_000 {
+			cancel()
+		}
+		return mechanisms.Gaussian{Sigma: 1}.Sample(r, x)
+	})
+	_, err := dptest.AuditRDP(slow, 2, 100, dptest.Context(ctx))
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.ErrorContains(t, err, "inconclusive: the audit stopped after")
+	require.ErrorContains(t, err, "the context was cancelled")
+
+	done, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop()
+	r := run("TestSlow", func(rt *recorder) { dptest.RequireRDP(rt, slow, 2, 100, dptest.Context(done)) })
+	require.True(t, r.failed)
+	require.Contains(t, r.text(), "(λ=2, ε=100)-RDP audit: inconclusive: the audit stopped after")
+	require.Contains(t, r.text(), "the deadline")
+
+	done2, stop2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop2()
+	r = run("TestSlow", func(rt *recorder) {
+		require.True(t, dptest.CheckRDP(rt, slow, 2, 100, dptest.Context(done2), dptest.AllowInconclusive()))
+	})
+	require.False(t, r.failed)
+	require.Empty(t, r.errors)
+	require.True(t, strings.Contains(strings.Join(r.logs, "\n"), "inconclusive"))
+	require.True(t, errors.Is(&dptest.InconclusiveError{}, dptest.ErrInconclusive))
+}
+
+// With -dptest.v a long audit logs its progress.
+func TestProgressIsLogged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes a few seconds")
+	}
+	slowish := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for i := 0; i < 120; i++ {
+			s += r.NormFloat64()
+		}
+		return mechanisms.Gaussian{Sigma: 1}.Sample(r, x) + 0*s
+	})
+	start := time.Now()
+	r := run("TestProgress", func(rt *recorder) { dptest.RequireRDP(rt, slowish, 2, 1, dptest.Verbose(), dptest.Samples(400_000)) })
+	require.False(t, r.failed, r.text())
+	require.Greater(t, time.Since(start), 2*time.Second, "the audit must last two progress intervals")
+	require.Contains(t, strings.Join(r.logs, "\n"), "[dptest] progress: ")
+}
