@@ -7,6 +7,8 @@ import (
 	"math"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/plan"
@@ -35,7 +37,7 @@ type env struct {
 // candidates, check that the mechanism replays, run the engine once per
 // criterion of the claim, report.
 func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
-	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: e.name, Confidence: DefaultConfidence}
+	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: e.name, Confidence: DefaultConfidence, unresolved: true}
 	if c.Kind == plan.KindDataCentric {
 		rep.Claimed = math.Inf(1)
 	}
@@ -44,7 +46,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	if err != nil {
 		return rep, err
 	}
-	rep.Confidence, rep.Seed, rep.Short, rep.Settings = p.Confidence, p.Seed, p.Short, settingsOf(p)
+	rep.Confidence, rep.Seed, rep.Short, rep.Settings, rep.unresolved = p.Confidence, p.Seed, p.Short, settingsOf(p), false
 	rep.Samples, rep.ScreeningSamples = p.Confirmation.Samples, p.Screening.Samples
 	cs, err := candidatesOf(m, o, p)
 	if err != nil {
@@ -57,37 +59,44 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	if !p.Verbose {
 		logf = nil
 	}
-	first := cs.inputs(p.Seed)[0].Pair
+	in, err := cs.inputs(p.Seed)
+	if err != nil {
+		return rep, err
+	}
+	first := in[0].Pair
 	replays, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
 	if err != nil {
 		return rep, stopped(ctx, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
 	}
 	rep.NotReplayable = !replays
-	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(cs.inputs(p.Seed)), logf))
+	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(in), logf))
 	return rep, stopped(ctx, err, rep.Calls)
 }
 
 // prepare checks the claim, the mechanism and the options and resolves the
 // plan.
 func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (plan.Plan, *options, error) {
-	if err := c.Check(); err != nil {
-		return plan.Plan{}, nil, err
-	}
-	if err := m.check(); err != nil {
-		return plan.Plan{}, nil, err
-	}
 	o, err := collect(c.Kind, opts)
 	if err != nil {
 		return plan.Plan{}, o, err
 	}
 	p, err := plan.Resolve(c, name, o.settings, isShort())
-	return p, o, err
+	if err != nil {
+		return p, o, err
+	}
+	if err := m.check(); err != nil {
+		return p, o, err
+	}
+	if o.settings.RegionSet && m.source.Kind() == "discrete" {
+		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's are discrete")
+	}
+	return p, o, nil
 }
 
 // runAll runs the engine once per criterion of the plan, stopping at the
 // first violation: the first run's report is the audit's, a second one is
 // its cross-check.
-func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs candidates[D], pr *progress) (Report, error) {
+func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candidates[D], pr *progress) (Report, error) {
 	rep := base
 	for i, r := range p.Runs {
 		one, before := base, src.Calls()
@@ -140,20 +149,22 @@ func stopped(ctx context.Context, err error, calls int64) error {
 }
 
 // candidates are what an audit searches: explicit pairs, a generator and a
-// simplifier.
+// simplifier, each call of the user's code guarded against panics.
 type candidates[D any] struct {
 	pairs    []fixtures.Pair[D]
-	gen      func(seed uint64) []search.Input[D]
-	simplify func(fixtures.Pair[D]) []fixtures.Pair[D]
+	gen      *rapid.Generator[fixtures.Pair[D]]
+	n        int // pairs drawn from gen per run
+	simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
+	drawn    map[uint64][]search.Input[D]
 }
 
 // candidatesOf gathers the candidates: explicit pairs (options, then the
 // mechanism's), the generator (option, then the mechanism's), and for
 // datasets with neither, fixtures.Defaults.
-func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (candidates[D], error) {
+func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D], error) {
 	pairs, gen, simplify, err := typed[D](o)
 	if err != nil {
-		return candidates[D]{}, err
+		return nil, err
 	}
 	pairs = append(pairs, m.pairs...)
 	if gen == nil {
@@ -168,19 +179,15 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (candidates[D]
 	if simplify == nil {
 		simplify = fixtures.Simplifier[D]()
 	}
-	cs := candidates[D]{pairs: pairs, simplify: simplify}
-	if p.Claim.Kind == plan.KindDataCentric {
-		cs.simplify = nil // the level of one dataset: nothing to simplify
+	cs := &candidates[D]{pairs: pairs, drawn: make(map[uint64][]search.Input[D])}
+	if simplify != nil && p.Claim.Kind != plan.KindDataCentric { // the level of one dataset: nothing to simplify
+		cs.simplify = func(q fixtures.Pair[D]) (out []fixtures.Pair[D], err error) {
+			defer recoverInto(&err, "the simplifier")
+			return simplify(q), nil
+		}
 	}
 	if gen != nil && p.Candidates > 0 {
-		n := p.Candidates
-		cs.gen = func(seed uint64) []search.Input[D] {
-			out := make([]search.Input[D], n)
-			for i := range out {
-				out[i] = search.Input[D]{Pair: gen.Example(int(plan.SubSeed(seed, "generate", i) >> 1)), Source: fmt.Sprintf("generated %d", i+1)}
-			}
-			return out
-		}
+		cs.gen, cs.n = gen, p.Candidates
 	}
 	if len(cs.pairs) == 0 && cs.gen == nil {
 		return cs, ErrNoCandidates{Type: typeName[D]()}
@@ -189,28 +196,53 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (candidates[D]
 }
 
 // inputs lists a run's candidates: the explicit pairs, then the pairs its
-// seed draws from the generator.
-func (cs candidates[D]) inputs(seed uint64) []search.Input[D] {
+// seed draws from the generator (drawn once per seed).
+func (cs *candidates[D]) inputs(seed uint64) ([]search.Input[D], error) {
+	if in, ok := cs.drawn[seed]; ok {
+		return in, nil
+	}
 	var in []search.Input[D]
 	for i, p := range cs.pairs {
 		in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("pair %d", i+1)})
 	}
-	if cs.gen != nil {
-		in = append(in, cs.gen(seed)...)
+	for i := 0; cs.gen != nil && i < cs.n; i++ {
+		p, err := cs.example(int(plan.SubSeed(seed, "generate", i) >> 1))
+		if err != nil {
+			return nil, err
+		}
+		in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("generated %d", i+1)})
 	}
-	return in
+	cs.drawn[seed] = in
+	return in, nil
+}
+
+// example draws one pair from the generator.
+func (cs *candidates[D]) example(seed int) (p fixtures.Pair[D], err error) {
+	defer recoverInto(&err, "the generator of neighbours")
+	return cs.gen.Example(seed), nil
+}
+
+// recoverInto turns a panic of the user's code into an error.
+func recoverInto(err *error, what string) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("dptest: %s panicked: %v", what, v)
+	}
 }
 
 // runOnce runs the engine for one criterion of the plan and fills the
 // report from its outcome.
-func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cs candidates[D], pr *progress) error {
+func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cs *candidates[D], pr *progress) error {
 	rep.Kind, rep.Lambda, rep.Claimed = p.Claim.Kind, p.Claim.Lambda, r.Threshold
 	if p.Claim.Kind == plan.KindDataCentric {
 		rep.Claimed = math.Inf(1)
 	}
+	in, err := cs.inputs(r.Seed)
+	if err != nil {
+		return err
+	}
 	cfg := search.Config[D]{
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
-		Candidates: cs.inputs(r.Seed), Simplify: cs.simplify,
+		Candidates: in, Simplify: cs.simplify,
 	}
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }

@@ -57,7 +57,8 @@
 // # Options and flags
 //
 // [Samples], [Seed], [Confidence], [Candidates], [Verbose], [Pairs],
-// [Neighbors], [Simplifier], and for DP audits [Region] and [Floor]. In the
+// [Neighbors], [Simplifier], [AllowInconclusive], [Context], and for DP
+// audits [Region] and [Floor]. In the
 // manner of rapid, each setting has a flag with a DPTEST_* environment
 // default: -dptest.samples, -dptest.seed (a number or "random"),
 // -dptest.confidence, -dptest.candidates, -dptest.v. Explicit options win

@@ -5,10 +5,9 @@ import (
 	"fmt"
 )
 
-// ErrInconclusive is the error of an audit that cannot decide: it lost the
-// resolution it needed to tell a violation from a pass (merged outputs, an
-// unresolved scale, outputs that never repeat), or it was stopped before it
-// could (the test's deadline, a cancelled context). Such an audit never
+// ErrInconclusive is the error of an audit that cannot decide: it was
+// stopped before it could (the test's deadline, a cancelled [Context]).
+// Such an audit never
 // passes: Audit* return an error e with errors.Is(e, ErrInconclusive),
 // whose text says what was lost and what would resolve it; Require* and
 // Check* fail the test with that text, unless [AllowInconclusive] turns it

@@ -3,6 +3,7 @@ package dptest_test
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/dptest/dptest/dptest"
 	"github.com/dptest/dptest/fixtures"
@@ -117,4 +119,49 @@ func TestProgressIsLogged(t *testing.T) {
 	require.False(t, r.failed, r.text())
 	require.Greater(t, time.Since(start), 2*time.Second, "the audit must last two progress intervals")
 	require.Contains(t, strings.Join(r.logs, "\n"), "[dptest] progress: ")
+}
+
+// A generator or simplifier that panics is an error of the audit, not a
+// panic of the test binary.
+func TestPanickingUserCodeIsAnError(t *testing.T) {
+	g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
+	bad := rapid.Custom(func(t *rapid.T) fixtures.Pair[[]float64] { panic("no pairs today") })
+	_, err := dptest.AuditRDP(g, 2, 1, dptest.Neighbors(bad), dptest.Samples(20_000))
+	require.ErrorContains(t, err, "dptest: the generator of neighbours panicked")
+	boom := func(fixtures.Pair[[]float64]) []fixtures.Pair[[]float64] { panic("boom") }
+	_, err = dptest.AuditRDP(g.WithPairs(fixtures.Canonical(3)).WithSimplifier(boom), 2, 0.01, dptest.Samples(20_000))
+	require.ErrorContains(t, err, "simplifying of X=[1 0 0] Y=[0 0 0]: dptest: the simplifier panicked: boom")
+}
+
+// Options and attachments that do not apply are errors.
+func TestMoreThatDoesNotApply(t *testing.T) {
+	d := dptest.Discrete(mechanisms.ReportNoisyMax{Eps: 1}.Sample)
+	_, err := dptest.AuditDP(d, 1, dptest.Region(0, 1), dptest.Pairs(fixtures.Patterns(3)...))
+	require.EqualError(t, err, "dptest: Region applies to real outputs (a mechanism built with Continuous); this one's are discrete")
+	_, err = dptest.AuditDataCentricDP(d.WithPairs(fixtures.Patterns(3)...), []float64{0, 0, 0}, [][]float64{{1, 0, 0}})
+	require.ErrorContains(t, err, "the mechanism's WithPairs and WithNeighbors do not apply")
+	inf := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if r.IntN(1000) == 0 {
+			return math.Inf(1)
+		}
+		return float64(r.IntN(3)) // discrete in practice
+	})
+	_, err = dptest.AuditRDP(inf, 2, 1, fast...)
+	require.ErrorContains(t, err, "output +Inf: real outputs must be finite")
+	r := run("TestEps", func(rt *recorder) {
+		require.False(t, dptest.CheckRDPSamples(rt, []float64{1, 2}, []float64{1, 3}, 2, math.NaN()))
+	})
+	require.Contains(t, r.text(), "dptest: ε must be ≥ 0, got NaN")
+}
+
+// The reproduce line repeats -short and the flags that set the audit, and
+// has no seed when the audit failed before its seed was resolved.
+func TestReproduceLine(t *testing.T) {
+	rep := dptest.Report{TestName: "TestX", Seed: 3, Short: true, Settings: dptest.Settings{CommandLine: []string{"-dptest.samples=50000"}}}
+	require.Equal(t, `go test -run="^TestX$" -short -dptest.samples=50000 -dptest.seed=3`, rep.Reproduce())
+	r := run("TestY", func(rt *recorder) {
+		dptest.RequireRDP(rt, dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 2, 1, dptest.Region(0, 1))
+	})
+	require.Contains(t, r.text(), `To reproduce: go test -run="^TestY$"`)
+	require.NotContains(t, r.text(), "-dptest.seed")
 }

@@ -3,7 +3,6 @@ package dptest
 import (
 	"context"
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -107,12 +106,7 @@ func (o *options) fail(format string, args ...any) {
 // Samples sets the confirming sample size per side; screening uses a tenth
 // of it. It must be at least MinSamples.
 func Samples(n int) Option {
-	return option{"Samples", auditKinds, func(o *options) {
-		if n < MinSamples {
-			o.fail("Samples must be at least %d, got %d", MinSamples, n)
-		}
-		o.settings.Samples = n
-	}}
+	return option{"Samples", auditKinds, func(o *options) { o.settings.Samples, o.settings.SamplesSet = n, true }}
 }
 
 // Seed fixes the seed of the audit, which determines every candidate pair
@@ -124,23 +118,13 @@ func Seed(seed uint64) Option {
 // Confidence sets the confidence 1 − α of the verdict: a mechanism that meets
 // its claim fails with probability at most α. It must lie in (0, 1).
 func Confidence(conf float64) Option {
-	return option{"Confidence", nil, func(o *options) {
-		if !(conf > 0 && conf < 1) {
-			o.fail("Confidence must lie in (0, 1), got %v", conf)
-		}
-		o.settings.Confidence = conf
-	}}
+	return option{"Confidence", nil, func(o *options) { o.settings.Confidence, o.settings.ConfidenceSet = conf, true }}
 }
 
 // Candidates sets how many pairs are drawn from the Neighbors generator (or
 // the default one). It must be ≥ 0.
 func Candidates(n int) Option {
-	return option{"Candidates", searchKinds, func(o *options) {
-		if n < 0 {
-			o.fail("Candidates must be ≥ 0, got %d", n)
-		}
-		o.settings.Candidates, o.settings.CandSet = n, true
-	}}
+	return option{"Candidates", searchKinds, func(o *options) { o.settings.Candidates, o.settings.CandSet = n, true }}
 }
 
 // Verbose logs every screened pair and every confirmation, as -dptest.v does.
@@ -210,13 +194,7 @@ func Simplifier[D any](f func(fixtures.Pair[D]) []fixtures.Pair[D]) Option {
 // suspected, but a region reaching far into the tails, where few outputs
 // fall, makes the estimates noisy. It needs finite lo < hi.
 func Region(lo, hi float64) Option {
-	return option{"Region", localKinds, func(o *options) {
-		if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-			o.fail("Region needs finite lo < hi, got [%v, %v]", lo, hi)
-			return
-		}
-		o.settings.Region = [2]float64{lo, hi}
-	}}
+	return option{"Region", localKinds, func(o *options) { o.settings.Region, o.settings.RegionSet = [2]float64{lo, hi}, true }}
 }
 
 // Floor sets the floor τ of the truncated density estimates of a DP audit's
@@ -225,13 +203,7 @@ func Region(lo, hi float64) Option {
 // 10/n for discrete outputs, 10/(n·h) for real ones with bandwidth h. It
 // must be positive and finite.
 func Floor(tau float64) Option {
-	return option{"Floor", localKinds, func(o *options) {
-		if !(tau > 0) || math.IsInf(tau, 1) {
-			o.fail("Floor must be positive and finite, got %v", tau)
-			return
-		}
-		o.settings.Floor = tau
-	}}
+	return option{"Floor", localKinds, func(o *options) { o.settings.Floor, o.settings.FloorSet = tau, true }}
 }
 
 // typeName names a type as the compiler would.

@@ -81,6 +81,7 @@ type Report struct {
 	recordedNs        [2]int
 	stdErr            float64
 	allowInconclusive bool
+	unresolved        bool // the audit stopped before its plan (and seed) was resolved
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -101,6 +102,9 @@ type Settings struct {
 	// defaults (the pilot's central 99.8%; ten samples' worth).
 	Region [2]float64
 	Floor  float64
+	// CommandLine lists the flags (and DPTEST_* variables, as flags) that
+	// set a value of the audit; the reproduce line repeats them.
+	CommandLine []string
 }
 
 // Run is one run of the engine within an audit.
@@ -116,7 +120,7 @@ func settingsOf(p plan.Plan) Settings {
 	s := Settings{
 		Samples: p.Confirmation.Samples, ScreeningSamples: p.Screening.Samples, PilotSamples: p.Confirmation.Pilot,
 		Candidates: p.Candidates, Confidence: p.Confidence, Seed: p.Seed, SeedFrom: p.SeedFrom, Short: p.Short,
-		Region: p.Local.Region, Floor: p.Local.Floor,
+		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 	}
 	for _, r := range p.Runs {
 		s.Runs = append(s.Runs, Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()})
@@ -227,23 +231,35 @@ func (r Report) claimText() string {
 }
 
 // Reproduce returns the command line (or option) that replays the audit:
-// the test and its seed, or dptest.Seed(…) outside a test. A check of
-// recorded outputs needs no seed.
+// the test, -short and the -dptest.* flags it ran with, and its seed; or
+// dptest.Seed(…) outside a test. A check of recorded outputs, or an audit
+// that stopped before its seed was resolved, needs no seed.
 func (r Report) Reproduce() string {
+	seeded := !r.recorded && !r.unresolved
 	if r.TestName == "" {
-		if r.recorded {
+		switch {
+		case seeded:
+			return fmt.Sprintf("dptest.Seed(%d)", r.Seed)
+		case r.recorded:
 			return "run the check again on the same samples"
 		}
-		return fmt.Sprintf("dptest.Seed(%d)", r.Seed)
+		return "run the audit again as it was run"
 	}
 	parts := strings.Split(r.TestName, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
-	if r.recorded {
-		return fmt.Sprintf("go test -run=%q", strings.Join(parts, "/"))
+	cmd := fmt.Sprintf("go test -run=%q", strings.Join(parts, "/"))
+	if r.Short {
+		cmd += " -short"
 	}
-	return fmt.Sprintf("go test -run=%q -dptest.seed=%d", strings.Join(parts, "/"), r.Seed)
+	for _, f := range r.Settings.CommandLine {
+		cmd += " " + f
+	}
+	if seeded {
+		cmd += fmt.Sprintf(" -dptest.seed=%d", r.Seed)
+	}
+	return cmd
 }
 
 // witnessText prints the witness's two datasets, each as %+v prints it,

@@ -42,11 +42,18 @@ func RDPBoundDiscrete[O comparable](xs, ys []O, lambda float64, opts ...Option) 
 }
 
 func bound(lambda float64, opts []Option, sample func() (stat.Sample, error)) (Bound, error) {
+	return boundOf(plan.Claim{Kind: plan.KindRDP, Lambda: lambda, Eps: 0}, opts, sample)
+}
+
+// boundOf bounds D_λ from recorded outputs; the claim's ε (0 for a bound
+// alone) is checked with λ.
+func boundOf(c plan.Claim, opts []Option, sample func() (stat.Sample, error)) (Bound, error) {
+	lambda := c.Lambda
 	o, err := collect(kindSamples, opts)
 	if err != nil {
 		return Bound{}, err
 	}
-	p, err := plan.Resolve(plan.Claim{Kind: plan.KindRDP, Lambda: lambda, Eps: 0}, "", o.settings, false)
+	p, err := plan.Resolve(c, "", o.settings, false)
 	if err != nil {
 		return Bound{}, err
 	}
@@ -77,7 +84,7 @@ func CheckRDPSamples(t CheckT, xs, ys []float64, lambda, eps float64, opts ...Op
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	b, err := RDPBound(xs, ys, lambda, opts...)
+	b, err := boundOf(rdpClaim(lambda, eps), opts, func() (stat.Sample, error) { return stat.FromValues(xs, ys) })
 	return verdict(t, recordedReport(t, b, lambda, eps), err)
 }
 
@@ -87,7 +94,7 @@ func CheckRDPSamplesDiscrete[O comparable](t CheckT, xs, ys []O, lambda, eps flo
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	b, err := RDPBoundDiscrete(xs, ys, lambda, opts...)
+	b, err := boundOf(rdpClaim(lambda, eps), opts, func() (stat.Sample, error) { return stat.FromOutputs(xs, ys) })
 	return verdict(t, recordedReport(t, b, lambda, eps), err)
 }
 

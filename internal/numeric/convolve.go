@@ -2,21 +2,10 @@ package numeric
 
 import "gonum.org/v1/gonum/dsp/fourier"
 
-// ConvolveSymmetric returns, for each kernel k, c_i = Σ_j m_j k_{|i−j|} for
-// i = 0..len(m)−1, with k given for lags 0..len(k)−1 (zero beyond), by real
-// FFT of a power-of-two length ≥ len(m) + len(k), which avoids wrap-around.
-// The transform of m is computed once for all kernels.
-func ConvolveSymmetric(m []float64, kernels ...[]float64) [][]float64 {
-	c := NewConvolver()
-	ks := make([]*Transformed, len(kernels))
-	for i, k := range kernels {
-		ks[i] = c.Kernel(k)
-	}
-	return c.Convolve(c.Masses(m), ks...)
-}
-
-// Convolver computes the convolutions of [ConvolveSymmetric], with the same
-// result to the last bit, from inputs whose transforms it keeps: a kernel
+// Convolver computes, for a mass vector m and symmetric kernels k (given
+// for lags 0..len(k)−1, zero beyond), c_i = Σ_j m_j k_{|i−j|} for
+// i = 0..len(m)−1, by real FFT of a power-of-two length ≥ len(m) + len(k),
+// which avoids wrap-around. It keeps the transforms of its inputs: a kernel
 // used for both sides of a pair, or a mass vector used with the two kernels
 // of a plug-in bandwidth's two stages, is transformed once per FFT length.
 // FFT plans are kept too. A Convolver and its inputs are for one goroutine.

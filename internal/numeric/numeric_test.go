@@ -86,7 +86,17 @@ func TestIntegrate(t *testing.T) {
 	require.InEpsilon(t, 800+0.5*math.Log(2*math.Pi), LogIntegrateBreaks(g, []float64{-40, 40}, 8), 1e-12)
 }
 
-// ConvolveSymmetric agrees with the direct sum c_i = Σ_j m_j k_{|i−j|}.
+// ConvolveSymmetric convolves with fresh transforms.
+func ConvolveSymmetric(m []float64, kernels ...[]float64) [][]float64 {
+	c := NewConvolver()
+	ks := make([]*Transformed, len(kernels))
+	for i, k := range kernels {
+		ks[i] = c.Kernel(k)
+	}
+	return c.Convolve(c.Masses(m), ks...)
+}
+
+// A Convolver agrees with the direct sum c_i = Σ_j m_j k_{|i−j|}.
 func TestConvolveSymmetric(t *testing.T) {
 	m := []float64{0.5, 0, 2, 1, 0, 0, 3}
 	k := []float64{1, 0.5, 0.25}

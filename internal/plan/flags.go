@@ -22,7 +22,6 @@ type cmdline struct {
 	confidence floatFlag
 	seed       seedFlag
 	verbose    boolFlag
-	envErrs    []error
 }
 
 func init() {
@@ -41,42 +40,55 @@ func init() {
 	register(&cl.verbose, "v", "DPTEST_V", "dptest: log screening and confirmation details")
 }
 
-// value is a flag.Value that remembers where its value came from: Set
-// names the flag, register the environment variable.
+// origin is where a flag's value came from: the flag (Set by the flag
+// package), its DPTEST_* variable (read in init), or neither; and the error
+// of a bad variable, which a valid flag value overrides.
+type origin struct {
+	flag, from string
+	envErr     error
+}
+
+func (o *origin) set()          { o.from, o.envErr = o.flag, nil }
+func (o *origin) get() *origin  { return o }
+func (o *origin) isSet() bool   { return o.from != "" }
+func (o *origin) where() string { return o.from }
+
+// value is a flag.Value with an origin.
 type value interface {
 	flag.Value
-	origin() *string
+	get() *origin
 }
 
 func register(v value, name, env, usage string) {
+	o := v.get()
+	o.flag = "-dptest." + name
 	if s, ok := os.LookupEnv(env); ok && s != "" {
 		if err := v.Set(s); err != nil {
-			commandLine.envErrs = append(commandLine.envErrs, fmt.Errorf("dptest: invalid %s=%q: %v", env, s, err))
+			o.envErr = fmt.Errorf("dptest: invalid %s=%q: %v", env, s, err)
+		} else {
+			o.from = env
 		}
-	}
-	*v.origin() = "-dptest." + name
-	if s, ok := os.LookupEnv(env); ok && s != "" {
-		*v.origin() = env
 	}
 	flag.Var(v, "dptest."+name, usage)
 }
 
-// err returns the invalid environment values, if any.
-func (cl *cmdline) err() error { return errors.Join(cl.envErrs...) }
+// err returns the invalid environment values no flag overrode, if any.
+func (cl *cmdline) err() error {
+	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr)
+}
 
 // intFlag is a whole number at least min; String shows the default def
 // until it is set.
 type intFlag struct {
+	origin
 	value, def, min int
-	from            string
-	set             bool
 }
 
 func (f *intFlag) String() string {
 	switch {
 	case f == nil:
 		return "0"
-	case !f.set:
+	case !f.isSet():
 		return strconv.Itoa(f.def)
 	}
 	return strconv.Itoa(f.value)
@@ -90,25 +102,23 @@ func (f *intFlag) Set(s string) error {
 	if n < f.min {
 		return fmt.Errorf("must be at least %d, got %d", f.min, n)
 	}
-	f.value, f.set = n, true
+	f.value = n
+	f.origin.set()
 	return nil
 }
-
-func (f *intFlag) origin() *string { return &f.from }
 
 // floatFlag is a confidence in (0, 1); String shows the default def
 // until it is set.
 type floatFlag struct {
+	origin
 	value, def float64
-	from       string
-	set        bool
 }
 
 func (f *floatFlag) String() string {
 	switch {
 	case f == nil:
 		return "0"
-	case !f.set:
+	case !f.isSet():
 		return strconv.FormatFloat(f.def, 'g', -1, 64)
 	}
 	return strconv.FormatFloat(f.value, 'g', -1, 64)
@@ -119,23 +129,21 @@ func (f *floatFlag) Set(s string) error {
 	if err != nil || !(c > 0 && c < 1) {
 		return fmt.Errorf("must be a number in (0, 1), got %q", s)
 	}
-	f.value, f.set = c, true
+	f.value = c
+	f.origin.set()
 	return nil
 }
 
-func (f *floatFlag) origin() *string { return &f.from }
-
 // seedFlag is a number or "random".
 type seedFlag struct {
+	origin
 	value  uint64
 	random bool
-	from   string
-	set    bool
 }
 
 func (f *seedFlag) String() string {
 	switch {
-	case f == nil || !f.set:
+	case f == nil || !f.isSet():
 		return ""
 	case f.random:
 		return "random"
@@ -145,23 +153,23 @@ func (f *seedFlag) String() string {
 
 func (f *seedFlag) Set(s string) error {
 	if s == "random" {
-		f.random, f.set = true, true
+		f.random = true
+		f.origin.set()
 		return nil
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		return fmt.Errorf("must be a number or random, got %q", s)
 	}
-	f.value, f.random, f.set = n, false, true
+	f.value, f.random = n, false
+	f.origin.set()
 	return nil
 }
 
-func (f *seedFlag) origin() *string { return &f.from }
-
 // boolFlag is a switch.
 type boolFlag struct {
+	origin
 	value bool
-	from  string
 }
 
 func (f *boolFlag) String() string {
@@ -177,8 +185,8 @@ func (f *boolFlag) Set(s string) error {
 		return fmt.Errorf("must be true or false, got %q", s)
 	}
 	f.value = b
+	f.origin.set()
 	return nil
 }
 
 func (f *boolFlag) IsBoolFlag() bool { return true }
-func (f *boolFlag) origin() *string  { return &f.from }

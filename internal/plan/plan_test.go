@@ -22,12 +22,12 @@ func TestResolvePrecedence(t *testing.T) {
 	setCommandLine(t, func(cl *cmdline) {
 		require.NoError(t, cl.samples.Set("50000"))
 		require.NoError(t, cl.seed.Set("123"))
-		cl.seed.from = "-dptest.seed"
 		require.NoError(t, cl.confidence.Set("0.99"))
 		require.NoError(t, cl.candidates.Set("0"))
 	})
 	p, err := Resolve(rdp2, "TestX", Settings{}, false)
 	require.NoError(t, err)
+	require.Equal(t, []string{"-dptest.samples=50000", "-dptest.candidates=0", "-dptest.confidence=0.99"}, p.CommandLine)
 	require.Equal(t, 50_000, p.Confirmation.Samples)
 	require.Equal(t, 5_000, p.Screening.Samples)
 	require.Equal(t, uint64(123), p.Seed)
@@ -36,7 +36,7 @@ func TestResolvePrecedence(t *testing.T) {
 	require.Equal(t, 0, p.Candidates, "a flag may ask for no generated pairs")
 	require.False(t, p.Short)
 	// Explicit settings win over flags.
-	p, err = Resolve(rdp2, "TestX", Settings{Samples: 2000, Seed: 9, SeedSet: true, Confidence: 0.9, Candidates: 3, CandSet: true}, false)
+	p, err = Resolve(rdp2, "TestX", Settings{Samples: 2000, SamplesSet: true, Seed: 9, SeedSet: true, Confidence: 0.9, ConfidenceSet: true, Candidates: 3, CandSet: true}, false)
 	require.NoError(t, err)
 	require.Equal(t, 2000, p.Confirmation.Samples)
 	require.Equal(t, MinSamples, p.Screening.Samples, "screening never below MinSamples")
@@ -48,7 +48,7 @@ func TestResolvePrecedence(t *testing.T) {
 
 func TestResolveDefaults(t *testing.T) {
 	setCommandLine(t, func(cl *cmdline) {
-		cl.samples.set, cl.seed.set, cl.confidence.set, cl.candidates.set = false, false, false, false
+		cl.samples.from, cl.seed.from, cl.confidence.from, cl.candidates.from = "", "", "", ""
 	})
 	for _, short := range []bool{false, true} {
 		p, err := Resolve(rdp2, "TestX", Settings{}, short)
@@ -129,17 +129,35 @@ func TestFlagsAreCheckedAndShowTheirDefaults(t *testing.T) {
 	require.Equal(t, "0.9999", flag.Lookup("dptest.confidence").DefValue)
 }
 
-// A bad environment value is reported by every audit, naming the variable.
-func TestBadEnvironmentIsAnError(t *testing.T) {
-	setCommandLine(t, func(cl *cmdline) {})
-	var v intFlag
-	v.min = MinSamples
+// A bad environment value is reported by every audit, naming the variable,
+// unless the flag overrides it; a value's origin follows the last setter.
+func TestEnvironmentAndFlagOrigins(t *testing.T) {
+	setCommandLine(t, func(cl *cmdline) {
+		cl.samples = intFlag{def: DefaultSamples, min: MinSamples}
+		cl.seed = seedFlag{}
+	})
 	t.Setenv("DPTEST_SAMPLES", "many")
-	saved := commandLine.envErrs
-	register(&v, "test-samples", "DPTEST_SAMPLES", "usage")
-	t.Cleanup(func() { commandLine.envErrs = saved })
+	t.Setenv("DPTEST_SEED", "5")
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	flag.CommandLine, fs = fs, flag.CommandLine
+	defer func() { flag.CommandLine = fs }()
+	register(&commandLine.samples, "samples", "DPTEST_SAMPLES", "usage")
+	register(&commandLine.seed, "seed", "DPTEST_SEED", "usage")
 	_, err := Resolve(rdp2, "T", Settings{}, false)
 	require.EqualError(t, err, `dptest: invalid DPTEST_SAMPLES="many": not a whole number`)
+	p, err := Resolve(rdp2, "T", Settings{SamplesSet: true, Samples: 5000}, false)
+	require.Error(t, err, "an explicit option does not hide a bad variable")
+	require.NoError(t, flag.CommandLine.Parse([]string{"-dptest.samples=3000"}))
+	p, err = Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err, "the flag overrides the bad variable")
+	require.Equal(t, 3000, p.Confirmation.Samples)
+	require.Equal(t, uint64(5), p.Seed)
+	require.Equal(t, "DPTEST_SEED", p.SeedFrom)
+	require.NoError(t, flag.CommandLine.Parse([]string{"-dptest.seed=7"}))
+	p, err = Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, uint64(7), p.Seed)
+	require.Equal(t, "-dptest.seed", p.SeedFrom)
 }
 
 func TestClaimsAndSettingsAreChecked(t *testing.T) {
@@ -162,11 +180,13 @@ func TestClaimsAndSettingsAreChecked(t *testing.T) {
 		s    Settings
 		want string
 	}{
-		{Settings{Samples: 999}, "dptest: Samples must be at least 1000, got 999"},
-		{Settings{Confidence: 1}, "dptest: Confidence must lie in (0, 1), got 1"},
+		{Settings{Samples: 999, SamplesSet: true}, "dptest: Samples must be at least 1000, got 999"},
+		{Settings{Confidence: 1, ConfidenceSet: true}, "dptest: Confidence must lie in (0, 1), got 1"},
+		{Settings{Confidence: 0, ConfidenceSet: true}, "dptest: Confidence must lie in (0, 1), got 0"},
 		{Settings{Candidates: -1, CandSet: true}, "dptest: Candidates must be ≥ 0, got -1"},
-		{Settings{Region: [2]float64{1, 0}}, "dptest: Region needs finite lo < hi, got [1, 0]"},
-		{Settings{Floor: math.NaN()}, "dptest: Floor must be positive and finite, got NaN"},
+		{Settings{Region: [2]float64{1, 0}, RegionSet: true}, "dptest: Region needs finite lo < hi, got [1, 0]"},
+		{Settings{Floor: math.NaN(), FloorSet: true}, "dptest: Floor must be positive and finite, got NaN"},
+		{Settings{Floor: 0, FloorSet: true}, "dptest: Floor must be positive and finite, got 0"},
 	} {
 		_, err := Resolve(rdp2, "T", c.s, false)
 		require.EqualError(t, err, c.want)
@@ -176,7 +196,7 @@ func TestClaimsAndSettingsAreChecked(t *testing.T) {
 // The budget α is split over the criteria of a claim; each run's two
 // confirmations of its K candidates are at level √(α_run/K).
 func TestRuns(t *testing.T) {
-	p, err := Resolve(Claim{Kind: KindDP, Eps: 0.5}, "T", Settings{Confidence: 0.99}, false)
+	p, err := Resolve(Claim{Kind: KindDP, Eps: 0.5}, "T", Settings{Confidence: 0.99, ConfidenceSet: true}, false)
 	require.NoError(t, err)
 	require.Len(t, p.Runs, 2)
 	require.Equal(t, CriterionLocal, p.Runs[0].Criterion)

@@ -8,19 +8,23 @@ import (
 	"math"
 )
 
-// Settings are the values an audit's options set explicitly; the zero value
-// of each field (or a false …Set) leaves it to the flags, the environment
-// and the defaults.
+// Settings are the values an audit's options set explicitly; a false
+// …Set leaves the value to the flags, the environment and the defaults.
+// Resolve checks every value set (the options only record them).
 type Settings struct {
-	Samples    int
-	Seed       uint64
-	SeedSet    bool
-	Confidence float64
-	Candidates int
-	CandSet    bool
-	Verbose    bool
-	Region     [2]float64
-	Floor      float64
+	Samples       int
+	SamplesSet    bool
+	Seed          uint64
+	SeedSet       bool
+	Confidence    float64
+	ConfidenceSet bool
+	Candidates    int
+	CandSet       bool
+	Verbose       bool
+	Region        [2]float64
+	RegionSet     bool
+	Floor         float64
+	FloorSet      bool
 }
 
 // Plan is everything an audit runs on, resolved once.
@@ -43,6 +47,9 @@ type Plan struct {
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
+	// CommandLine lists the -dptest.* flags (or DPTEST_* variables, as
+	// flags) that set a value of this plan, to replay it.
+	CommandLine []string
 
 	Renyi RenyiRules
 	Local LocalRules
@@ -80,29 +87,40 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 		return Plan{}, err
 	}
 	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value}
-	samples := firstSet(s.Samples, commandLine.samples)
-	if samples == 0 {
-		samples, p.Short = DefaultSamples, p.Short || short
+	cl := &commandLine
+	samples := 0
+	switch {
+	case s.SamplesSet:
+		samples = s.Samples
+	case cl.samples.isSet():
+		samples = cl.samples.value
+		p.CommandLine = append(p.CommandLine, fmt.Sprintf("-dptest.samples=%d", samples))
+	default:
+		samples, p.Short = DefaultSamples, short
 		if short {
 			samples = ShortSamples
 		}
 	}
-	p.Candidates = s.Candidates
-	if !s.CandSet {
-		p.Candidates = firstSet(0, commandLine.candidates)
-		if !commandLine.candidates.set {
-			p.Candidates, p.Short = DefaultCandidates, p.Short || short
-			if short {
-				p.Candidates = ShortCandidates
-			}
+	switch {
+	case s.CandSet:
+		p.Candidates = s.Candidates
+	case cl.candidates.isSet():
+		p.Candidates = cl.candidates.value
+		p.CommandLine = append(p.CommandLine, fmt.Sprintf("-dptest.candidates=%d", p.Candidates))
+	default:
+		p.Candidates, p.Short = DefaultCandidates, p.Short || short
+		if short {
+			p.Candidates = ShortCandidates
 		}
 	}
-	p.Confidence = s.Confidence
-	if p.Confidence == 0 {
+	switch {
+	case s.ConfidenceSet:
+		p.Confidence = s.Confidence
+	case cl.confidence.isSet():
+		p.Confidence = cl.confidence.value
+		p.CommandLine = append(p.CommandLine, fmt.Sprintf("-dptest.confidence=%v", p.Confidence))
+	default:
 		p.Confidence = DefaultConfidence
-		if commandLine.confidence.set {
-			p.Confidence = commandLine.confidence.value
-		}
 	}
 	p.Screening = StageOf(max(MinSamples, samples/ScreenFraction))
 	p.Confirmation = StageOf(samples)
@@ -116,28 +134,19 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	return p, nil
 }
 
-func firstSet(explicit int, f intFlag) int {
-	if explicit != 0 {
-		return explicit
-	}
-	if f.set {
-		return f.value
-	}
-	return 0
-}
-
-// checkSettings validates the explicit settings.
+// checkSettings validates the explicit settings: the one place an
+// option's value is checked.
 func checkSettings(s Settings) error {
 	switch {
-	case s.Samples != 0 && s.Samples < MinSamples:
+	case s.SamplesSet && s.Samples < MinSamples:
 		return fmt.Errorf("dptest: Samples must be at least %d, got %d", MinSamples, s.Samples)
-	case s.Confidence != 0 && !(s.Confidence > 0 && s.Confidence < 1):
+	case s.ConfidenceSet && !(s.Confidence > 0 && s.Confidence < 1):
 		return fmt.Errorf("dptest: Confidence must lie in (0, 1), got %v", s.Confidence)
 	case s.CandSet && s.Candidates < 0:
 		return fmt.Errorf("dptest: Candidates must be ≥ 0, got %d", s.Candidates)
-	case s.Region != [2]float64{} && !(s.Region[0] < s.Region[1] && !math.IsInf(s.Region[0], 0) && !math.IsInf(s.Region[1], 0)):
+	case s.RegionSet && !(s.Region[0] < s.Region[1] && !math.IsInf(s.Region[0], 0) && !math.IsInf(s.Region[1], 0)):
 		return fmt.Errorf("dptest: Region needs finite lo < hi, got [%v, %v]", s.Region[0], s.Region[1])
-	case math.IsNaN(s.Floor) || s.Floor < 0 || math.IsInf(s.Floor, 1):
+	case s.FloorSet && !(s.Floor > 0 && !math.IsInf(s.Floor, 1)):
 		return fmt.Errorf("dptest: Floor must be positive and finite, got %v", s.Floor)
 	}
 	return nil
@@ -159,8 +168,8 @@ func seedOf(s Settings, c Claim, testName string) (uint64, string, error) {
 			return 0, "", fmt.Errorf("dptest: cannot draw a random seed: %v", err)
 		}
 		return binary.LittleEndian.Uint64(b[:]), "random", nil
-	case f.set:
-		return f.value, f.from, nil
+	case f.isSet():
+		return f.value, f.where(), nil
 	}
 	return derivedSeed(c, testName), "derived", nil
 }

@@ -10,9 +10,10 @@ import (
 // ErrMutatedInput reports a mechanism that changed the dataset it was given.
 var ErrMutatedInput = errors.New("the mechanism changed the dataset it was given; a mechanism must leave its input unchanged (copy it before sorting or clipping in place)")
 
-// guard hands a mechanism its own deep copy of a dataset, so that the
-// caller's dataset is never changed, and tells afterwards whether the
-// mechanism changed the copy (then the draws were not all made on the
+// guard hands a mechanism its own deep copy of a dataset (through slices,
+// arrays, maps, pointers, interfaces and exported struct fields; what
+// unexported fields refer to is shared), so that the caller's dataset is
+// not changed, and tells afterwards whether the mechanism changed the copy (then the draws were not all made on the
 // dataset claimed, and no verdict may rest on them).
 type guard[D any] struct {
 	original D

@@ -257,3 +257,17 @@ func TestStop(t *testing.T) {
 	require.ErrorIs(t, err, ErrStopped)
 	require.Less(t, calls.Load(), int64(3000+4*stopEvery))
 }
+
+// Real outputs that turn out discrete are counted in a table and still
+// must be finite.
+func TestRealTurnedDiscreteStaysFinite(t *testing.T) {
+	var calls atomic.Int64
+	src := Real(func(r *rand.Rand, x float64) float64 {
+		if calls.Add(1) > 10_000 {
+			return math.Inf(1)
+		}
+		return float64(r.IntN(3))
+	})
+	_, err := src.Sample(1, 0, 1, 50_000, 1024)
+	require.ErrorContains(t, err, "output +Inf: real outputs must be finite")
+}

@@ -60,7 +60,7 @@ func Real[D any](f func(r *rand.Rand, x D) float64) Source[D] { return realSourc
 // Discrete is the source of a mechanism with outputs of any comparable
 // type, which must equal themselves (no NaN).
 func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Source[D] {
-	return discreteSource[D, O]{f: f}
+	return discreteSource[D, O]{f: f, check: stat.CheckCountable[O]}
 }
 
 type realSource[D any] struct {
@@ -93,7 +93,8 @@ func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	}
 	design, err := stat.DesignReal(append(px.V, py.V...), n)
 	if errors.Is(err, stat.ErrDiscrete) {
-		return discreteSource[D, float64](s).sample(seed, x, y, n)
+		// Real outputs still must be finite.
+		return discreteSource[D, float64]{f: s.f, stop: s.stop, check: stat.CheckFinite}.sample(seed, x, y, n)
 	}
 	if err != nil {
 		return nil, err
@@ -116,8 +117,9 @@ func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
 }
 
 type discreteSource[D any, O comparable] struct {
-	f    func(*rand.Rand, D) O
-	stop <-chan struct{}
+	f     func(*rand.Rand, D) O
+	stop  <-chan struct{}
+	check func(O) error
 }
 
 func (s discreteSource[D, O]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
@@ -129,7 +131,7 @@ func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample
 }
 
 func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, error) {
-	tx, ty, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckCountable[O], stat.NewFreq[O])
+	tx, ty, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, stat.NewFreq[O])
 	if err != nil {
 		return nil, err
 	}
@@ -137,13 +139,13 @@ func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, e
 }
 
 func (s discreteSource[D, O]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckCountable[O], events)
+	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, events)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree.
 func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, error) {
-	return replays(seed, x, n, s.f, stat.CheckCountable[O], func(a, b O) bool { return a == b })
+	return replays(seed, x, n, s.f, s.check, func(a, b O) bool { return a == b })
 }
 
 // drawBoth draws n outputs on x and on y into statistics of one kind.

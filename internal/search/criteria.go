@@ -11,8 +11,7 @@ import (
 
 // RDP is the criterion of a Rényi-DP audit: D_λ(M(X) ‖ M(Y)), estimated and
 // bounded by the softmax-floored plug-in of [KAD24] (package renyi) on the
-// statistic the source draws. The screening ranks by point estimate; its
-// lower bound, at plan.TriggerLevel, appears in verbose logs only.
+// statistic the source draws. The screening ranks by point estimate.
 func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules) Criterion[D, renyi.Result] {
 	return rdpCriterion[D]{src, renyi.Params{
 		Lambda: lambda, DiscreteTau: rules.DiscreteTau, RelativeTau: rules.RelativeTau, TailCount: rules.TailCount,

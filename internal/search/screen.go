@@ -121,10 +121,13 @@ func (s *screening[D, F]) violates(c Candidate[D, F], z float64) bool {
 // simplest pair found leads the ranking; the others follow by rank.
 func (s *screening[D, F]) simplify() error {
 	zTrigger := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
-	if s.cfg.Simplify == nil || !s.violates(s.cands[0], zTrigger) || len(s.cfg.Simplify(s.cands[0].Pair)) == 0 {
+	if s.cfg.Simplify == nil || !s.violates(s.cands[0], zTrigger) {
 		return nil
 	}
 	best := s.cands[0]
+	if proposals, err := s.proposals(best.Pair); err != nil || len(proposals) == 0 {
+		return err
+	}
 	top, err := s.reference(best)
 	if err != nil {
 		return err
@@ -133,7 +136,11 @@ func (s *screening[D, F]) simplify() error {
 	tries := 0
 	for improved := true; improved && tries < maxSimplify; {
 		improved = false
-		for _, p := range s.cfg.Simplify(best.Pair) {
+		proposals, err := s.proposals(best.Pair)
+		if err != nil {
+			return err
+		}
+		for _, p := range proposals {
 			if tries >= maxSimplify {
 				break
 			}
@@ -156,6 +163,16 @@ func (s *screening[D, F]) simplify() error {
 	s.cands = append([]Candidate[D, F]{best}, slices.Delete(s.cands, i, i+1)...)
 	sortByRank(s.cands[1:])
 	return nil
+}
+
+// proposals returns the simplifier's proposals for a pair, or its error
+// naming the pair.
+func (s *screening[D, F]) proposals(p fixtures.Pair[D]) ([]fixtures.Pair[D], error) {
+	out, err := s.cfg.Simplify(p)
+	if err != nil {
+		return nil, &PairError[D]{Pair: p, Stage: "simplifying", Err: err}
+	}
+	return out, nil
 }
 
 // reference screens the best pair afresh and returns that screening of the

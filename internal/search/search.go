@@ -63,8 +63,8 @@ type Config[D any] struct {
 	Confirmation plan.Stage
 	Candidates   []Input[D] // screened in order
 	// Simplify, if not nil, proposes simpler versions of a pair (fewer
-	// distinct values, extreme values); see [screening.simplify].
-	Simplify func(fixtures.Pair[D]) []fixtures.Pair[D]
+	// distinct values, extreme values), or fails; see [screening.simplify].
+	Simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
 	Logf     func(format string, args ...any) // details, nil for none
 	// Progress, if not nil, is called after every screening and
 	// confirmation, possibly from several goroutines at once.

@@ -177,11 +177,11 @@ func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
 	}{{4.8, 1}, {4.5, 7}} {
 		w := &winnersCurse{estimates: map[int][]float64{7: {9, 5}, 3: {4}, 1: {tc.simple}}, screens: map[int]int{}}
 		cfg := config(2, inputs(3, 7))
-		cfg.Simplify = func(p fixtures.Pair[int]) []fixtures.Pair[int] {
+		cfg.Simplify = func(p fixtures.Pair[int]) ([]fixtures.Pair[int], error) {
 			if p.X == 7 {
-				return []fixtures.Pair[int]{{X: 1}}
+				return []fixtures.Pair[int]{{X: 1}}, nil
 			}
-			return nil
+			return nil, nil
 		}
 		out, err := Run(w, cfg)
 		require.NoError(t, err)
@@ -199,7 +199,7 @@ func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
 func TestSimplifyOnlyWhenTheScreeningViolates(t *testing.T) {
 	w := &winnersCurse{estimates: map[int][]float64{7: {2.01}, 3: {1}}, screens: map[int]int{}}
 	cfg := config(2, inputs(3, 7))
-	cfg.Simplify = func(fixtures.Pair[int]) []fixtures.Pair[int] { return []fixtures.Pair[int]{{X: 1}} }
+	cfg.Simplify = func(fixtures.Pair[int]) ([]fixtures.Pair[int], error) { return []fixtures.Pair[int]{{X: 1}}, nil }
 	out, err := Run(w, cfg)
 	require.NoError(t, err)
 	require.Equal(t, 1, w.screens[7])

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // binUnit is the fixed-point weight of one sample: linear binning splits it
@@ -28,7 +27,7 @@ func (g Grid) Hi() float64 { return g.At(g.Points - 1) }
 // Grid sizing. The density estimate is smooth on the scale of the bandwidth
 // h, and the Riemann sums of the estimator are then accurate to far below the
 // sampling error once the step is a small fraction of h; linear binning adds
-// an O(Step²) error. GridFor therefore sizes the grid so that the step is at
+// an O(Step²) error. GridForSorted therefore sizes the grid so that the step is at
 // most h/StepsPerBandwidth for the bandwidth predicted from the pilot, within
 // [MinPoints, MaxPoints].
 const (
@@ -44,23 +43,17 @@ const (
 // ErrPointMass reports a continuous sample concentrated on one value.
 var ErrPointMass = errors.New("all samples are equal: a point mass is a discrete output, use the discrete estimator")
 
-// GridFor fixes the grid for binning n samples per side from pilot samples
-// of both sides: the pooled pilot range widened by half of itself on each
-// side, with a step of at most 1/StepsPerBandwidth of the normal-reference
-// bandwidth predicted for n samples, Undersmooth(0.9·scale·n^{−1/5}, n),
-// where scale = min(sd, IQR/1.349) of the pooled pilot, or the core scale
-// (q₀.₆ − q₀.₄)/0.5067 where that is CoreRatio times smaller (the bandwidth the
-// plug-in selector returns for strongly kinked densities such as the
-// Laplace is up to about twice smaller, leaving three or more steps per
-// bandwidth, where the Riemann sums of the Gaussian-smoothed estimate are
-// exact to far below the sampling error).
-func GridFor(pilotX, pilotY []float64, n int) (Grid, error) {
-	pooled := append(slices.Clone(pilotX), pilotY...)
-	slices.Sort(pooled)
-	return GridForSorted(pooled, n)
-}
-
-// GridForSorted is [GridFor] for the pooled pilot values, already sorted.
+// GridForSorted fixes the grid for binning n samples per side from the
+// sorted pooled pilot values of both sides: the pooled range widened by half
+// of itself on each side, with a step of at most 1/StepsPerBandwidth of the
+// normal-reference bandwidth predicted for n samples,
+// Undersmooth(0.9·scale·n^{−1/5}, n), where scale = min(sd, IQR/1.349) of
+// the pooled pilot, or the core scale (q₀.₆ − q₀.₄)/0.5067 where that is
+// CoreRatio times smaller (the bandwidth the plug-in selector returns for
+// strongly kinked densities such as the Laplace is up to about twice
+// smaller, leaving three or more steps per bandwidth, where the Riemann sums
+// of the Gaussian-smoothed estimate are exact to far below the sampling
+// error).
 func GridForSorted(pooled []float64, n int) (Grid, error) {
 	if len(pooled) < 2 {
 		return Grid{}, fmt.Errorf("stat: pilot sample too small (%d values)", len(pooled))

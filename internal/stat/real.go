@@ -199,7 +199,7 @@ const HeavyTailRatio = 200
 // about 28. T is strictly increasing, a bijection of the real line, so
 // D_λ(P ‖ Q) is the same before and after it; inverse is T⁻¹(u) = m + s·sinh u.
 // The scale s is IQR/1.349, or the core scale (q₀.₆ − q₀.₄)/0.5067 where
-// that is CoreRatio times smaller, as for [GridFor]. m and s come from the
+// that is CoreRatio times smaller, as for [GridForSorted]. m and s come from the
 // pilot, so T is fixed before the sample proper, and rescaling or shifting
 // the outputs leaves T(outputs) unchanged.
 func HeavyTailTransform(sorted []float64) (t, inverse func(float64) float64, ok bool) {

@@ -62,8 +62,8 @@ func Tabulate[O comparable](p, q *Freq[O]) *Table {
 	return &Table{Cells: cells, NP: p.N, NQ: q.N}
 }
 
-// Values collects outputs in the order they are added (a pilot sample,
-// drawn on one goroutine so that the order is the stream's).
+// Values collects outputs (a pilot sample; gathered from several workers,
+// so in no particular order).
 type Values struct{ V []float64 }
 
 // Add appends one output.

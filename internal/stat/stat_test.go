@@ -256,3 +256,10 @@ func TestTabulateIsOrderedByCounts(t *testing.T) {
 	require.Equal(t, int64(8), r.N)
 	require.Equal(t, int64(4), r.Counts["c"])
 }
+
+// GridFor is GridForSorted of the two pilots pooled.
+func GridFor(pilotX, pilotY []float64, n int) (Grid, error) {
+	pooled := append(slices.Clone(pilotX), pilotY...)
+	slices.Sort(pooled)
+	return GridForSorted(pooled, n)
+}

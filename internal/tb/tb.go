@@ -1,5 +1,5 @@
-// Package tb holds what dptest and assert need of a test beyond Errorf:
-// the one interface by which both mark their functions as test helpers.
+// Package tb holds the one interface by which dptest and assert mark their
+// functions as test helpers.
 package tb
 
 // Helper is implemented by *testing.T, *testing.B, *testing.F and
