@@ -1,0 +1,124 @@
+package stat
+
+import "fmt"
+
+// Grouping maps each output to a group, fixed on a screening sample before
+// the outputs it counts are drawn: the cells of a Partition (real outputs)
+// or the values of a Table (discrete outputs) to group indices 0…Groups−1.
+// Counting groups is a deterministic post-processing of the outputs, so a
+// divergence bound on the group counts is a bound on the mechanism.
+type Grouping struct {
+	Groups int
+	// Partition and OfCell group real outputs: the output's cell c of the
+	// partition is in group OfCell[c].
+	Partition *Partition
+	OfCell    []int
+	// OfValue groups discrete outputs; a value it does not list (one the
+	// screening never saw) is in group Unlisted.
+	OfValue  map[any]int
+	Unlisted int
+}
+
+// GroupCounts is the statistic of one or more groupings: In[k][g] of the N
+// outputs added lay in group g of grouping k. It merges by addition.
+type GroupCounts[O comparable] struct {
+	In [][]int64
+	N  int64
+	of []func(O) int
+}
+
+// NewGroupCounts compiles groupings for outputs of type O: a grouping of
+// partition cells into a lookup on real outputs (which needs O = float64),
+// a grouping of values into a map of O. A grouping that cannot hold
+// outputs of type O is an error.
+func NewGroupCounts[O comparable](gs []Grouping) (func() *GroupCounts[O], error) {
+	of := make([]func(O) int, len(gs))
+	for k, g := range gs {
+		f, err := lookup[O](g)
+		if err != nil {
+			return nil, err
+		}
+		of[k] = f
+	}
+	return func() *GroupCounts[O] {
+		c := &GroupCounts[O]{In: make([][]int64, len(gs)), of: of}
+		for k, g := range gs {
+			c.In[k] = make([]int64, g.Groups)
+		}
+		return c
+	}, nil
+}
+
+func lookup[O comparable](g Grouping) (func(O) int, error) {
+	if g.Partition != nil {
+		p, ofCell := g.Partition, g.OfCell
+		if len(ofCell) != p.Cells() {
+			return nil, fmt.Errorf("stat: a grouping of %d cells for a partition of %d", len(ofCell), p.Cells())
+		}
+		f, ok := any(func(v float64) int { return ofCell[p.Cell(v)] }).(func(O) int)
+		if !ok {
+			return nil, fmt.Errorf("stat: a partition of real outputs cannot group outputs of type %T", *new(O))
+		}
+		return f, nil
+	}
+	set := make(map[O]int, len(g.OfValue))
+	for v, k := range g.OfValue {
+		o, ok := v.(O)
+		if !ok {
+			return nil, fmt.Errorf("stat: grouped value %v (%T) is not an output of this mechanism", v, v)
+		}
+		set[o] = k
+	}
+	other := g.Unlisted
+	return func(v O) int {
+		if k, ok := set[v]; ok {
+			return k
+		}
+		return other
+	}, nil
+}
+
+// Add counts one output.
+func (c *GroupCounts[O]) Add(v O) {
+	c.N++
+	for k, of := range c.of {
+		c.In[k][of(v)]++
+	}
+}
+
+// Merge adds the counts of o.
+func (c *GroupCounts[O]) Merge(o *GroupCounts[O]) {
+	c.N += o.N
+	for k := range c.In {
+		for g, v := range o.In[k] {
+			c.In[k][g] += v
+		}
+	}
+}
+
+// PartitionCounts is the statistic of real outputs on a partition: how
+// many fell in each cell. It merges by addition.
+type PartitionCounts struct {
+	Part *Partition
+	In   []int64
+	N    int64
+}
+
+// NewPartitionCounts returns an empty statistic on p.
+func NewPartitionCounts(p *Partition) *PartitionCounts {
+	return &PartitionCounts{Part: p, In: make([]int64, p.Cells())}
+}
+
+// Add counts one output.
+func (c *PartitionCounts) Add(v float64) {
+	c.In[c.Part.Cell(v)]++
+	c.N++
+}
+
+// Merge adds the counts of o, on the same partition.
+func (c *PartitionCounts) Merge(o *PartitionCounts) {
+	for i, v := range o.In {
+		c.In[i] += v
+	}
+	c.N += o.N
+}

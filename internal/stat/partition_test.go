@@ -1,0 +1,83 @@
+package stat
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestPartitionCellsAndAtoms(t *testing.T) {
+	v := normalSample(1, 10000, 0, 1)
+	for i := 0; i < 3000; i++ {
+		v = append(v, 0.25) // a clamp: an atom
+	}
+	slices.Sort(v)
+	p := NewPartition(v, 100)
+	require.InDelta(t, 100, p.Cells(), 25)
+	c := p.Cell(0.25)
+	require.True(t, p.Atom(c))
+	lo, hi := p.Bounds(c)
+	require.Equal(t, 0.25, lo)
+	require.Equal(t, math.Nextafter(0.25, 1), hi)
+	require.NotEqual(t, c, p.Cell(0.2500001))
+	require.True(t, p.Open(0))
+	require.True(t, p.Open(p.Cells()-1))
+	require.Equal(t, 0, p.Cell(-1e300))
+	require.Equal(t, p.Cells()-1, p.Cell(1e300))
+	// Roughly equal pooled mass per cell, atom aside.
+	counts := make([]int, p.Cells())
+	for _, x := range v {
+		counts[p.Cell(x)]++
+	}
+	for i, n := range counts {
+		if i != c {
+			require.Less(t, n, 3*len(v)/100, "cell %d", i)
+		}
+	}
+}
+
+// The cells follow the order of the values only: shifted, rescaled or
+// split into far modes, the same sample is cut into the same cells.
+func TestPartitionIsScaleFree(t *testing.T) {
+	base := normalSample(2, 5000, 0, 1)
+	slices.Sort(base)
+	ref := NewPartition(base, 64)
+	for _, f := range []func(float64) float64{
+		func(x float64) float64 { return 1e9 + x }, // at 1e12 the float grid itself merges values
+		func(x float64) float64 { return 1e-300 * x },
+		func(x float64) float64 { return 1e300 * x },
+		func(x float64) float64 {
+			if x > 0 {
+				return x + 1e6
+			}
+			return x
+		},
+	} {
+		w := make([]float64, len(base))
+		for i, x := range base {
+			w[i] = f(x)
+		}
+		p := NewPartition(w, 64)
+		require.Equal(t, ref.Cells(), p.Cells())
+		for i, x := range base {
+			require.Equal(t, ref.Cell(x), p.Cell(w[i]), "value %d", i)
+		}
+	}
+}
+
+// Integers with a support far wider than the pilot are cut into ranges.
+func TestPartitionOfWideIntegers(t *testing.T) {
+	r := newRand(3)
+	v := make([]float64, 20000)
+	for i := range v {
+		v[i] = math.Round(1e5 * r.NormFloat64())
+	}
+	slices.Sort(v)
+	p := NewPartition(v, 200)
+	require.InDelta(t, 200, p.Cells(), 20)
+	for c := 0; c < p.Cells(); c++ {
+		require.False(t, p.Atom(c))
+	}
+}
