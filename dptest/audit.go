@@ -12,9 +12,9 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/plan"
-	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 // ErrNoCandidates reports an audit of datasets of a type for which dptest
@@ -70,7 +70,20 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	}
 	rep.NotReplayable = !replays
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(in), logf))
-	return rep, stopped(ctx, err, rep.Calls)
+	return rep, unresolvedError(stopped(ctx, err, rep.Calls))
+}
+
+// unresolvedError turns outputs that barely repeat into an inconclusive
+// error with its remedy.
+func unresolvedError(err error) error {
+	var sparse *stat.SparseError
+	if !errors.As(err, &sparse) {
+		return err
+	}
+	return &InconclusiveError{
+		Reason: err.Error(),
+		Remedy: "counted value by value they cannot show a divergence; wrap real outputs with Continuous, reduce a vector or a struct to a number or a few categories, or draw many more samples",
+	}
 }
 
 // prepare checks the claim, the mechanism and the options and resolves the
@@ -252,13 +265,16 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		if p.Claim.Kind != plan.KindRDP {
 			rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 		}
-		out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi), cfg)
-		fill(rep, out, err, func(renyi.Result) {})
+		out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples), cfg)
+		fill(rep, out, err, func(search.RenyiFinding) {})
+		if err == nil && out.Unresolved != "" {
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: "a lower order λ, or more samples (-dptest.samples), resolve it"}
+		}
 		return err
 	}
 	out, err := search.Run(search.DP(src, p.Local), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
-		rep.Location = e.Event.Location
+		rep.Location = e.Location
 		if len(e.Curve.T) > 0 {
 			rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
 		}

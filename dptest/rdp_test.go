@@ -388,7 +388,9 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b3, err := dptest.AuditRDP(dptest.Discrete(func(r *rand.Rand, x []float64) uint64 { return rr.Sample(r, x) ^ mask }), 2, claim, small...)
+		// Outputs seen too rarely one by one are screened in ranges of their
+		// numeric order, so the relabelling keeps the order.
+		b3, err := dptest.AuditRDP(dptest.Discrete(func(r *rand.Rand, x []float64) uint64 { return rr.Sample(r, x) + mask%1000 }), 2, claim, small...)
 		if err != nil {
 			t.Fatal(err)
 		}

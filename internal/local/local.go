@@ -22,8 +22,8 @@ import (
 	"github.com/dptest/dptest/internal/stat"
 )
 
-// Curve is the empirical loss ln f̂_x(t) − ln f̂_{x′}(t) of one direction on
-// the grid points of the region C, in output units ([AKD22], Figure 3).
+// Curve is the empirical loss ln f̂_x(t) − ln f̂_{x′}(t) of one direction at
+// the cells of real outputs, in output units ([AKD22], Figure 3).
 type Curve struct {
 	T, Loss []float64
 }
@@ -33,8 +33,12 @@ type Curve struct {
 type Estimate struct {
 	Loss   float64 // ε̂_{x,x′} of eq. (23), for this direction
 	StdErr float64 // the pointwise standard error of the loss at t̂
-	Event  stat.Event
-	Curve  Curve // nil for discrete outputs
+	// Event groups the outputs into the event to confirm (group 0) and the
+	// rest (group 1); Location is t̂: the value of a discrete output, a
+	// representative output of the cell of a real one.
+	Event    stat.Grouping
+	Location any
+	Curve    Curve // nil for discrete outputs
 }
 
 // Bound is a confirmed lower bound on the loss of one event, eq. (26).

@@ -60,7 +60,6 @@ const (
 	// 1.25·10⁻⁴ of the peak (beyond 4.2 sd).
 	RenyiRelativeTau = 5e-5
 	RenyiTailCount   = 100 // values and sparse regions with fewer samples are merged
-	LocalRegionTail  = 0.001
 	// LocalFloorCount: the default floor of the local screening is ten
 	// samples' worth ([AKD22] uses τ = 10⁻³ at n = 2·10⁴ and 10⁻⁴ at
 	// n = 10⁵, 20 and 10 draws).

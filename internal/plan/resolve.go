@@ -62,9 +62,8 @@ type RenyiRules struct {
 
 // LocalRules are the local screening's region and floor.
 type LocalRules struct {
-	Region     [2]float64 // zero: the pilot's central range
-	RegionTail float64
-	Floor      float64 // zero: FloorCount samples' worth
+	Region     [2]float64 // zero: every output
+	Floor      float64    // zero: FloorCount samples' worth
 	FloorCount float64
 }
 
@@ -129,7 +128,7 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 		return Plan{}, err
 	}
 	p.Renyi = RenyiRules{DiscreteTau: RenyiDiscreteTau, RelativeTau: RenyiRelativeTau, TailCount: RenyiTailCount}
-	p.Local = LocalRules{Region: s.Region, RegionTail: LocalRegionTail, Floor: s.Floor, FloorCount: LocalFloorCount}
+	p.Local = LocalRules{Region: s.Region, Floor: s.Floor, FloorCount: LocalFloorCount}
 	p.Runs = runs(c, p.Seed, p.Alpha())
 	return p, nil
 }

@@ -14,15 +14,15 @@ import (
 // statistics. Every method draws from streams of the given seed only, so
 // distinct seeds give independent draws and a seed replays them.
 type Source[D any] interface {
-	// Sample draws n outputs on each of x and y into the statistic every
+	// Sample draws n outputs on each of x and y into the table every
 	// criterion consumes: for real outputs, first pilot outputs per side,
-	// which fix the design of the statistic (atoms, transform, grid; see
-	// stat.DesignReal); for discrete outputs, and real outputs that turn
-	// out discrete, a frequency table.
+	// which fix a partition of the line into cells (stat.PartitionOf), then
+	// the outputs counted per cell; for discrete outputs, per value.
 	Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error)
-	// Count draws n outputs on each of x and y and counts those in each
-	// event.
-	Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error)
+	// Count draws n outputs on each of x and y and counts them in the
+	// groups of each grouping: cx[k][g] outputs on x fell in group g of
+	// grouping k.
+	Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error)
 	// Replays draws the first n outputs on x twice from one stream and
 	// reports whether they agree: whether the mechanism draws only from
 	// the generator it is given, so that a seed replays its outputs.
@@ -77,10 +77,25 @@ func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 }
 
 func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
+	pooled, err := s.pilot(seed, x, y, pilot)
+	if err != nil {
+		return nil, err
+	}
+	part := stat.PartitionOf(pooled)
+	newCounts := func() *stat.PartitionCounts { return stat.NewPartitionCounts(part) }
+	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, newCounts)
+	if err != nil {
+		return nil, err
+	}
+	return stat.TabulateCells(cx, cy), nil
+}
+
+// pilot draws the pilot outputs of both sides, pooled.
+func (s realSource[D]) pilot(seed uint64, x, y D, pilot int) ([]float64, error) {
 	newValues := func() *stat.Values { return &stat.Values{V: make([]float64, 0, pilot)} }
 	one := func(id uint64, d D) (*stat.Values, error) {
-		// The pilot is sorted below, so the order in which the workers'
-		// values are gathered does not matter.
+		// The pilot is sorted before use, so the order in which the
+		// workers' values are gathered does not matter.
 		return Draw(Stream{Seed: seed, ID: id, Stop: s.stop}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
 	}
 	px, err := one(streamPilotX, x)
@@ -91,23 +106,41 @@ func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	if err != nil {
 		return nil, &DrawError{"Y", err}
 	}
-	design, err := stat.DesignReal(append(px.V, py.V...), n)
-	if errors.Is(err, stat.ErrDiscrete) {
-		// Real outputs still must be finite.
-		return discreteSource[D, float64]{f: s.f, stop: s.stop, check: stat.CheckFinite}.sample(seed, x, y, n)
-	}
-	if err != nil {
-		return nil, err
-	}
-	rx, ry, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, design.New)
-	if err != nil {
-		return nil, err
-	}
-	return &stat.Continuous{P: rx, Q: ry, Design: design}, nil
+	return append(px.V, py.V...), nil
 }
 
-func (s realSource[D]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, events)
+// SampleDensity draws n real outputs on each of x and y, after a pilot that
+// fixes their kernel-density statistic (stat.DesignReal): the estimator of
+// [KAD24], which the experiments reproducing the paper use. Outputs that
+// turn out discrete are counted in a table.
+func SampleDensity[D any](src Source[D], seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
+	s, ok := src.(realSource[D])
+	if !ok {
+		return src.Sample(seed, x, y, n, pilot)
+	}
+	return guarded(x, y, func(x, y D) (stat.Sample, error) {
+		pooled, err := s.pilot(seed, x, y, pilot)
+		if err != nil {
+			return nil, err
+		}
+		design, err := stat.DesignReal(pooled, n)
+		if errors.Is(err, stat.ErrDiscrete) {
+			// Real outputs still must be finite.
+			return discreteSource[D, float64]{f: s.f, stop: s.stop, check: stat.CheckFinite}.sample(seed, x, y, n)
+		}
+		if err != nil {
+			return nil, err
+		}
+		rx, ry, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, design.New)
+		if err != nil {
+			return nil, err
+		}
+		return &stat.Continuous{P: rx, Q: ry, Design: design}, nil
+	})
+}
+
+func (s realSource[D]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, gs)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports
@@ -135,11 +168,20 @@ func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, e
 	if err != nil {
 		return nil, err
 	}
-	return stat.Tabulate(tx, ty), nil
+	t := stat.Tabulate(tx, ty)
+	if t.Sparse() {
+		// Values seen too rarely to be told apart one by one: numbers are
+		// screened in ranges; other outputs stay a sparse table, which the
+		// criteria report as unresolved.
+		if toFloat := stat.AsFloat[O](); toFloat != nil {
+			return stat.Ranges(tx, ty, toFloat), nil
+		}
+	}
+	return t, nil
 }
 
-func (s discreteSource[D, O]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, events)
+func (s discreteSource[D, O]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, gs)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports
@@ -163,13 +205,14 @@ func drawBoth[D, O any, S Statistic[O, S]](st Stream, x, y D, n int, f func(*ran
 	return sx, sy, nil
 }
 
-// count draws n outputs on x and on y and counts them in the events.
-func count[D any, O comparable](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, events []stat.Event) (cx, cy []int64, err error) {
-	newCounts, err := stat.NewCounts[O](events)
+// count draws n outputs on x and on y and counts them in the groups of
+// every grouping.
+func count[D any, O comparable](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	newCounts, err := stat.NewGroupCounts[O](gs)
 	if err != nil {
 		return nil, nil, err
 	}
-	type both struct{ x, y *stat.Counts[O] }
+	type both struct{ x, y *stat.GroupCounts[O] }
 	b, err := guarded(x, y, func(x, y D) (both, error) {
 		sx, sy, err := drawBoth(st, x, y, n, f, check, newCounts)
 		return both{sx, sy}, err
@@ -243,8 +286,8 @@ func (c *Counter[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, err
 }
 
 // Count draws as the wrapped source does: n per side.
-func (c *Counter[D]) Count(seed uint64, x, y D, n int, events []stat.Event) (cx, cy []int64, err error) {
-	cx, cy, err = c.Source.Count(seed, x, y, n, events)
+func (c *Counter[D]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	cx, cy, err = c.Source.Count(seed, x, y, n, gs)
 	c.calls.Add(2 * int64(n))
 	return cx, cy, err
 }

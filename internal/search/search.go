@@ -35,6 +35,10 @@ type Criterion[D, F any] interface {
 // lower bound.
 type Score struct {
 	Estimate, StdErr, LowerBound float64
+	// Lumped is, for a Rényi confirmation, the share of the estimate that
+	// rests on groups whose inner structure the counts cannot show
+	// (renyi.LumpedShare); see [Outcome.Unresolved].
+	Lumped float64
 	// Rank orders screened candidates, most divergent first: the estimate
 	// itself for the Rényi criterion, the estimate less
 	// local.PeakPenalty standard errors for the local one, whose maximum
@@ -102,7 +106,12 @@ type Outcome[D, F any] struct {
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
-	Elapsed       time.Duration
+	// Unresolved, when the claim is not violated, says why the audit cannot
+	// tell: for a confirmed candidate, more than UnresolvedShare of its
+	// estimate rests, in both confirmations, on groups reaching beyond the
+	// outputs the screening saw.
+	Unresolved string
+	Elapsed    time.Duration
 }
 
 // Direction names the measure a candidate estimates.
@@ -140,6 +149,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		return out, err
 	}
 	out.Best, out.Violated = decide(out.Confirmed, cfg.Run.Threshold)
+	if !out.Violated {
+		out.Unresolved = unresolved(out.Confirmed)
+	}
 	for _, c := range out.Confirmed {
 		s.logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g) at level %.3g each",
 			c.Source, out.Direction(c), c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
@@ -147,6 +159,20 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	}
 	out.Elapsed = time.Since(start)
 	return out, nil
+}
+
+// UnresolvedShare is the share of a confirmed estimate resting on lumped
+// groups above which a bound below the claim is no evidence that it holds.
+const UnresolvedShare = 0.5
+
+// unresolved explains why confirmed candidates cannot tell, or is empty.
+func unresolved[D, F any](confirmed []Candidate[D, F]) string {
+	for _, c := range confirmed {
+		if s := min(c.Confirmations[0].Lumped, c.Confirmations[1].Lumped); s > UnresolvedShare {
+			return fmt.Sprintf("%.0f%% of the estimate on X=%v Y=%v rests on outputs beyond those the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y)
+		}
+	}
+	return ""
 }
 
 func reverseIndex(reverse bool) int {

@@ -17,6 +17,9 @@ type Grouping struct {
 	// screening never saw) is in group Unlisted.
 	OfValue  map[any]int
 	Unlisted int
+	// Lumped marks the groups that hold a cell reaching ±Inf: what such a
+	// group counts lies partly beyond every output the screening saw.
+	Lumped []bool
 }
 
 // GroupCounts is the statistic of one or more groupings: In[k][g] of the N
@@ -55,11 +58,14 @@ func lookup[O comparable](g Grouping) (func(O) int, error) {
 		if len(ofCell) != p.Cells() {
 			return nil, fmt.Errorf("stat: a grouping of %d cells for a partition of %d", len(ofCell), p.Cells())
 		}
-		f, ok := any(func(v float64) int { return ofCell[p.Cell(v)] }).(func(O) int)
-		if !ok {
-			return nil, fmt.Errorf("stat: a partition of real outputs cannot group outputs of type %T", *new(O))
+		if f, ok := any(func(v float64) int { return ofCell[p.Cell(v)] }).(func(O) int); ok {
+			return f, nil
 		}
-		return f, nil
+		toFloat := AsFloat[O]()
+		if toFloat == nil {
+			return nil, fmt.Errorf("stat: a partition of numbers cannot group outputs of type %T", *new(O))
+		}
+		return func(v O) int { return ofCell[p.Cell(toFloat(v))] }, nil
 	}
 	set := make(map[O]int, len(g.OfValue))
 	for v, k := range g.OfValue {

@@ -3,6 +3,8 @@ package stat
 import (
 	"math"
 	"sort"
+
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 // Partition cuts the real line into ordered cells chosen from a pilot
@@ -22,6 +24,17 @@ import (
 type Partition struct {
 	bounds []float64 // increasing cell boundaries
 	atom   []bool    // atom[i]: cell i is a single value
+}
+
+// PilotPerCell is how many pooled pilot values a cell of PartitionOf holds
+// on average.
+const PilotPerCell = 16
+
+// PartitionOf sorts the pooled pilot values in place and cuts the line into
+// cells of PilotPerCell of them each.
+func PartitionOf(pooled []float64) *Partition {
+	numeric.SortFloats(pooled)
+	return NewPartition(pooled, len(pooled)/PilotPerCell)
 }
 
 // NewPartition cuts the real line into about cells cells of equal mass of

@@ -31,6 +31,9 @@ func (c *Continuous) Sizes() (nx, ny int64) { return c.P.N(), c.Q.N() }
 type Table struct {
 	Cells  []Cell
 	NP, NQ int64 // outputs drawn on X and on Y
+	// Partition, for real outputs, is the partition whose cells the table
+	// counts: each Cell's Value is then the cell's index (an int).
+	Partition *Partition
 }
 
 // Cell is one value of a discrete output and its counts on both sides.
@@ -60,6 +63,24 @@ func Tabulate[O comparable](p, q *Freq[O]) *Table {
 		return cmp.Compare(a.Q, b.Q)
 	})
 	return &Table{Cells: cells, NP: p.N, NQ: q.N}
+}
+
+// TabulateCells joins the cell counts of both sides, on one partition, into
+// a [Table] of the cells that either side saw.
+func TabulateCells(p, q *PartitionCounts) *Table {
+	t := &Table{NP: p.N, NQ: q.N, Partition: p.Part}
+	for c := range p.In {
+		if p.In[c]+q.In[c] > 0 {
+			t.Cells = append(t.Cells, Cell{c, p.In[c], q.In[c]})
+		}
+	}
+	slices.SortStableFunc(t.Cells, func(a, b Cell) int {
+		if c := cmp.Compare(a.P, b.P); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Q, b.Q)
+	})
+	return t
 }
 
 // Values collects outputs (a pilot sample; gathered from several workers,

@@ -76,7 +76,7 @@ func bound(m mechanism, n int, seed uint64, lambdas []float64, par renyi.Params)
 		src = sampler.Real(m.continuous)
 	}
 	t0 := time.Now()
-	s, err := src.Sample(seed, x, y, n, pilotSize)
+	s, err := sampler.SampleDensity(src, seed, x, y, n, pilotSize)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -138,7 +138,7 @@ func setups() []setup {
 // localRules are the local screening's rules with the paper's region and
 // floor.
 func localRules(region [2]float64, tau float64) plan.LocalRules {
-	return plan.LocalRules{Region: region, RegionTail: plan.LocalRegionTail, Floor: tau, FloorCount: plan.LocalFloorCount}
+	return plan.LocalRules{Region: region, Floor: tau, FloorCount: plan.LocalFloorCount}
 }
 
 // mpl runs the MPL procedure once and returns LB.

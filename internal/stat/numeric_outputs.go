@@ -1,0 +1,107 @@
+package stat
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// SparseCount is the mean number of outputs per distinct value (of both
+// sides pooled) below which a table of discrete outputs is sparse: most
+// values are seen too rarely for their own ratio to be estimated.
+const SparseCount = 16
+
+// Sparse reports whether a table's values are seen fewer than SparseCount
+// times each on average.
+func (t *Table) Sparse() bool {
+	return len(t.Cells) > 0 && float64(t.NP+t.NQ) < SparseCount*float64(len(t.Cells))
+}
+
+// AsFloat returns the conversion of outputs of type O to float64 if O is a
+// number type (an integer or a float, which have an order), and nil
+// otherwise.
+func AsFloat[O comparable]() func(O) float64 {
+	var f any
+	switch any(*new(O)).(type) {
+	case float64:
+		f = func(v float64) float64 { return v }
+	case float32:
+		f = func(v float32) float64 { return float64(v) }
+	case int:
+		f = func(v int) float64 { return float64(v) }
+	case int8:
+		f = func(v int8) float64 { return float64(v) }
+	case int16:
+		f = func(v int16) float64 { return float64(v) }
+	case int32:
+		f = func(v int32) float64 { return float64(v) }
+	case int64:
+		f = func(v int64) float64 { return float64(v) }
+	case uint:
+		f = func(v uint) float64 { return float64(v) }
+	case uint8:
+		f = func(v uint8) float64 { return float64(v) }
+	case uint16:
+		f = func(v uint16) float64 { return float64(v) }
+	case uint32:
+		f = func(v uint32) float64 { return float64(v) }
+	case uint64:
+		f = func(v uint64) float64 { return float64(v) }
+	default:
+		return nil
+	}
+	return f.(func(O) float64)
+}
+
+// Ranges turns the frequency tables of numeric outputs into a table of
+// ranges: a partition cut from the pooled values themselves (about
+// PilotPerCell·SparseCount of them a cell, atoms in cells of their own),
+// the counts per cell. It is how numeric outputs with a support wider than
+// the sample (integers spread over millions, floats that never repeat) are
+// screened: a range holds enough outputs for its ratio to be estimated.
+// The partition depends on the screening sample it counts, which only
+// ranks candidates; what a confirmation counts is fixed before its draws.
+func Ranges[O comparable](p, q *Freq[O], toFloat func(O) float64) *Table {
+	type vc struct {
+		v float64
+		n int64
+	}
+	vals := make([]vc, 0, len(p.Counts)+len(q.Counts))
+	for o, c := range p.Counts {
+		vals = append(vals, vc{toFloat(o), c + q.Counts[o]})
+	}
+	for o, c := range q.Counts {
+		if _, seen := p.Counts[o]; !seen {
+			vals = append(vals, vc{toFloat(o), c})
+		}
+	}
+	slices.SortFunc(vals, func(a, b vc) int { return cmp.Compare(a.v, b.v) })
+	pooled := make([]float64, 0, p.N+q.N)
+	for _, x := range vals {
+		for i := int64(0); i < x.n; i++ {
+			pooled = append(pooled, x.v)
+		}
+	}
+	part := NewPartition(pooled, len(pooled)/(PilotPerCell*SparseCount))
+	cp, cq := NewPartitionCounts(part), NewPartitionCounts(part)
+	for o, c := range p.Counts {
+		cp.In[part.Cell(toFloat(o))] += c
+	}
+	for o, c := range q.Counts {
+		cq.In[part.Cell(toFloat(o))] += c
+	}
+	cp.N, cq.N = p.N, q.N
+	return TabulateCells(cp, cq)
+}
+
+// SparseError reports discrete outputs, not numbers, whose values repeat too
+// rarely to be told apart: counted value by value they cannot show a
+// divergence, and there is no order to group them by.
+type SparseError struct {
+	Values int   // distinct values seen
+	Draws  int64 // outputs drawn, both sides
+}
+
+func (e *SparseError) Error() string {
+	return fmt.Sprintf("the outputs barely repeat (%d distinct values in %d draws)", e.Values, e.Draws)
+}
