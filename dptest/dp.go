@@ -18,8 +18,9 @@ import (
 //
 // It audits by the local approach of [AKD22]: for every candidate pair
 // (found as by [RequireRDP]) and both directions, the screening estimates
-// the privacy loss ℓ̂(t) = ln f̂_X(t) − ln f̂_Y(t) with truncated density
-// estimates (TDDE for discrete outputs, TKDE for real ones, Algorithms 1–2)
+// the privacy loss ℓ̂(t) = ln f̂_X(t) − ln f̂_Y(t) with truncated frequency
+// estimates (TDDE, Algorithm 2) of values, or of blocks of cells of real
+// outputs,
 // over the region C ([Region]) and finds where it peaks (DPL, Algorithm 3);
 // the two largest are confirmed twice on fresh samples at that output (MPL,
 // Algorithm 4): for real outputs the event is the interval around t̂ where

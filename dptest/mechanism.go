@@ -32,7 +32,8 @@ type Mechanism[D any] struct {
 
 // Continuous wraps a mechanism with real outputs. The outputs may mix a
 // density with atoms (a clamped or rounded release): values that repeat are
-// counted exactly, the rest go into a kernel density estimate. NaN and ±Inf
+// counted exactly in cells of their own, the rest in cells of a partition
+// fixed from a pilot sample. NaN and ±Inf
 // are errors that fail the assertion. A nil function is an error of every
 // audit of the mechanism.
 func Continuous[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] {
