@@ -20,12 +20,10 @@ import (
 // (found as by [RequireRDP]) and both directions, the screening estimates
 // the privacy loss ℓ̂(t) = ln f̂_X(t) − ln f̂_Y(t) with truncated frequency
 // estimates (TDDE, Algorithm 2) of values, or of blocks of cells of real
-// outputs,
-// over the region C ([Region]) and finds where it peaks (DPL, Algorithm 3);
-// the two largest are confirmed twice on fresh samples at that output (MPL,
-// Algorithm 4): for real outputs the event is the interval around t̂ where
-// the screening loss stays within 10% of its peak, for discrete ones the set
-// of such values, and the bound is eq. (26).
+// outputs, over the region C ([Region]) and finds where it peaks (DPL,
+// Algorithm 3); the two largest are confirmed twice on fresh samples (MPL,
+// Algorithm 4) in the event of the values or blocks whose screening loss
+// stays within 10% of the peak, and the bound is eq. (26).
 //
 // Beside it runs the Rényi audit of RequireRDP at order 2 against the bound
 // ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma 4.6), which sees
