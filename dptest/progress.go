@@ -23,13 +23,13 @@ type progress struct {
 }
 
 // newProgress plans the calls of an audit: every run screens each input
-// and confirms at most plan.Confirmed candidates twice (one sampling for
-// both directions of a pair).
+// (pilot and sample) and confirms at most plan.Confirmed candidates twice
+// (counting in groups fixed by the screening: no pilot).
 func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs int, logf func(string, ...any)) *progress {
-	per := func(st plan.Stage) int64 { return 2 * int64(st.Samples+st.Pilot) }
 	planned := int64(0)
 	for range p.Runs {
-		planned += int64(inputs)*per(p.Screening) + int64(2*min(plan.Confirmed, 2*inputs))*per(p.Confirmation)
+		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot) +
+			int64(2*min(plan.Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
 	}
 	now := time.Now()
 	return &progress{calls: src.Calls, planned: planned, start: now, last: now, logf: logf}

@@ -89,7 +89,7 @@ type Report struct {
 type Settings struct {
 	Samples          int     // confirming outputs per side
 	ScreeningSamples int     // per side and pair
-	PilotSamples     int     // per side, before a sample of real outputs (confirmation)
+	PilotSamples     int     // per side and pair, before a screening of real outputs (it fixes the cells)
 	Candidates       int     // pairs drawn from a generator
 	Confidence       float64 // of the verdict
 	Seed             uint64
@@ -118,7 +118,7 @@ type Run struct {
 
 func settingsOf(p plan.Plan) Settings {
 	s := Settings{
-		Samples: p.Confirmation.Samples, ScreeningSamples: p.Screening.Samples, PilotSamples: p.Confirmation.Pilot,
+		Samples: p.Confirmation.Samples, ScreeningSamples: p.Screening.Samples, PilotSamples: p.Screening.Pilot,
 		Candidates: p.Candidates, Confidence: p.Confidence, Seed: p.Seed, SeedFrom: p.SeedFrom, Short: p.Short,
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 	}

@@ -5,11 +5,12 @@
 //	ε_{x,x′} = sup_t ℓ_{x,x′}(t),   ℓ_{x,x′}(t) = |ln f_x(t) − ln f_{x′}(t)|,   (16), (18)
 //
 // so no event has to be selected. Screening estimates ℓ with truncated
-// density estimates (TDDE for discrete outputs, TKDE for real ones,
-// Algorithms 1–2) over a region C and returns the maximiser t̂ (DPL,
-// Algorithm 3); confirmation counts fresh samples in a small event around t̂
-// and bounds the loss there from below with the normal approximation of
-// Section IV-B, eqs. (24)–(26) (MPL, Algorithm 4).
+// frequency estimates (TDDE, Algorithm 2) of the values of discrete outputs
+// or of blocks of cells of real ones (a discretisation fixed before the
+// sample, a post-processing) and returns the maximiser t̂ (DPL, Algorithm
+// 3); confirmation counts fresh samples in the event of the values or
+// blocks near t̂'s loss and bounds the loss there from below with the
+// normal approximation of Section IV-B, eqs. (24)–(26) (MPL, Algorithm 4).
 //
 // Each direction is kept apart: ln f_x − ln f_{x′} ≤ ε and
 // ln f_{x′} − ln f_x ≤ ε are the two halves of ε-DP.

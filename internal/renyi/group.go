@@ -138,24 +138,7 @@ func Grouped(t *stat.Table, g stat.Grouping) *stat.Table {
 		p[k] += c.P
 		q[k] += c.Q
 	}
-	return Counted(p, q, t.NP, t.NQ)
-}
-
-// Counted is the table of group counts p and q of np and nq outputs.
-func Counted(p, q []int64, np, nq int64) *stat.Table {
-	out := &stat.Table{NP: np, NQ: nq}
-	for k := range p {
-		if p[k]+q[k] > 0 {
-			out.Cells = append(out.Cells, stat.Cell{Value: k, P: p[k], Q: q[k]})
-		}
-	}
-	slices.SortStableFunc(out.Cells, func(a, b stat.Cell) int {
-		if c := cmp.Compare(a.P, b.P); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Q, b.Q)
-	})
-	return out
+	return stat.Counted(p, q, t.NP, t.NQ)
 }
 
 // LumpedShare returns the share of Î = Σ p̂^λ q̂^{1−λ} over the groups of

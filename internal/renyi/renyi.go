@@ -17,11 +17,9 @@
 package renyi
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/stat"
@@ -187,12 +185,7 @@ func orientedCells(cells []stat.Cell, reverse bool) []stat.Cell {
 	for i, c := range cells {
 		out[i] = stat.Cell{Value: c.Value, P: c.Q, Q: c.P}
 	}
-	slices.SortFunc(out, func(a, b stat.Cell) int {
-		if c := cmp.Compare(a.P, b.P); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Q, b.Q)
-	})
+	stat.SortCells(out)
 	return out
 }
 

@@ -86,7 +86,7 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		if f == nil {
 			continue
 		}
-		a, b, err := renyi.Both(renyi.Counted(cx[k], cy[k], n, n), par)
+		a, b, err := renyi.Both(stat.Counted(cx[k], cy[k], n, n), par)
 		if err != nil {
 			return xy, yx, err
 		}

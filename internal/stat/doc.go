@@ -17,8 +17,9 @@
 //     the grid points, by FFT convolution of the binned masses, with
 //     [PluginBandwidth] (KernSmooth's dpik), [SmallerBandwidth] and
 //     [Undersmooth];
-//   - [Event] and [Counts], events chosen on a screening sample and counted
-//     in fresh draws;
+//   - [Partition] and [PartitionCounts], the cells of real outputs an audit
+//     counts, and [Grouping] and [GroupCounts], cells or values grouped on
+//     a screening sample and counted in fresh draws;
 //   - [CheckFinite] and [CheckCountable], the only checks an output passes
 //     before it is counted.
 //

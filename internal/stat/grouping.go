@@ -28,12 +28,17 @@ type GroupCounts[O comparable] struct {
 	In [][]int64
 	N  int64
 	of []func(O) int
+	// When every grouping groups the cells of one partition (both
+	// directions of a pair), an output's cell is found once: cell, and
+	// ofCell[k] per grouping.
+	cell   func(O) int
+	ofCell [][]int
 }
 
 // NewGroupCounts compiles groupings for outputs of type O: a grouping of
-// partition cells into a lookup on real outputs (which needs O = float64),
-// a grouping of values into a map of O. A grouping that cannot hold
-// outputs of type O is an error.
+// partition cells into a lookup on numbers (real outputs, or discrete
+// outputs of a number type), a grouping of values into a map of O. A
+// grouping that cannot hold outputs of type O is an error.
 func NewGroupCounts[O comparable](gs []Grouping) (func() *GroupCounts[O], error) {
 	of := make([]func(O) int, len(gs))
 	for k, g := range gs {
@@ -43,13 +48,35 @@ func NewGroupCounts[O comparable](gs []Grouping) (func() *GroupCounts[O], error)
 		}
 		of[k] = f
 	}
+	cell, ofCell := sharedCells[O](gs)
 	return func() *GroupCounts[O] {
-		c := &GroupCounts[O]{In: make([][]int64, len(gs)), of: of}
+		c := &GroupCounts[O]{In: make([][]int64, len(gs)), of: of, cell: cell, ofCell: ofCell}
 		for k, g := range gs {
 			c.In[k] = make([]int64, g.Groups)
 		}
 		return c
 	}, nil
+}
+
+// sharedCells returns the cell lookup and the groups of each grouping's
+// cells when all groupings group the cells of one partition, else nils.
+func sharedCells[O comparable](gs []Grouping) (func(O) int, [][]int) {
+	if len(gs) < 2 || gs[0].Partition == nil {
+		return nil, nil
+	}
+	ofCell := make([][]int, len(gs))
+	for k, g := range gs {
+		if g.Partition != gs[0].Partition {
+			return nil, nil
+		}
+		ofCell[k] = g.OfCell
+	}
+	p := gs[0].Partition
+	if f, ok := any(p.Cell).(func(O) int); ok {
+		return f, ofCell
+	}
+	toFloat := AsFloat[O]() // lookup has checked that O is a number type
+	return func(v O) int { return p.Cell(toFloat(v)) }, ofCell
 }
 
 func lookup[O comparable](g Grouping) (func(O) int, error) {
@@ -87,6 +114,13 @@ func lookup[O comparable](g Grouping) (func(O) int, error) {
 // Add counts one output.
 func (c *GroupCounts[O]) Add(v O) {
 	c.N++
+	if c.cell != nil {
+		cell := c.cell(v)
+		for k, ofCell := range c.ofCell {
+			c.In[k][ofCell[cell]]++
+		}
+		return
+	}
 	for k, of := range c.of {
 		c.In[k][of(v)]++
 	}

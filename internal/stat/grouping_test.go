@@ -30,3 +30,31 @@ func TestGroupCounts(t *testing.T) {
 	_, err = NewGroupCounts[float64]([]Grouping{{Groups: 1, Partition: p, OfCell: []int{0}}})
 	require.Error(t, err, "one group per cell")
 }
+
+// Groupings of one partition find an output's cell once and count as
+// groupings looked up one by one do.
+func TestSharedCells(t *testing.T) {
+	v := normalSample(5, 2000, 0, 1)
+	slices.Sort(v)
+	p := NewPartition(v, 8)
+	a := Grouping{Groups: 2, Partition: p, OfCell: []int{0, 0, 1, 1, 0, 1, 0, 1}[:p.Cells()]}
+	b := Grouping{Groups: 3, Partition: p, OfCell: []int{2, 1, 0, 0, 1, 2, 0, 1}[:p.Cells()]}
+	both, err := NewGroupCounts[float64]([]Grouping{a, b})
+	require.NoError(t, err)
+	one, err := NewGroupCounts[float64]([]Grouping{a})
+	require.NoError(t, err)
+	other, err := NewGroupCounts[float64]([]Grouping{b})
+	require.NoError(t, err)
+	s, sa, sb := both(), one(), other()
+	require.NotNil(t, s.cell)
+	for _, x := range normalSample(6, 500, 0, 1.5) {
+		s.Add(x)
+		sa.Add(x)
+		sb.Add(x)
+	}
+	require.Equal(t, sa.In[0], s.In[0])
+	require.Equal(t, sb.In[0], s.In[1])
+	ints, err := NewGroupCounts[int]([]Grouping{a, b})
+	require.NoError(t, err)
+	require.NotNil(t, ints().cell)
+}

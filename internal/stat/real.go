@@ -30,17 +30,15 @@ var ErrDiscrete = errors.New("stat: the real outputs are discrete in practice")
 type RealDesign struct {
 	Grid  Grid      // in estimation units u = T(t)
 	Atoms []float64 // sorted, output units
-	Pilot []float64 // the pooled pilot of both sides, sorted, output units
 
-	transform, inverse func(float64) float64 // T and T⁻¹; nil for the identity
-	atoms              map[float64]struct{}
+	transform func(float64) float64 // T; nil for the identity
+	atoms     map[float64]struct{}
 }
 
 // DesignReal fixes the design for n outputs per side from the pooled pilot
-// values of both sides, which it sorts in place (and keeps as Pilot): the
-// atoms ([FindAtoms]), the heavy-tail bijection from the whole pilot, then
-// the grid for the transformed values that are not atoms
-// ([GridForSorted]). It returns ErrDiscrete when the pilot holds more than
+// values of both sides, which it sorts in place: the atoms ([FindAtoms]),
+// the heavy-tail bijection from the whole pilot, then the grid for the
+// transformed values that are not atoms ([GridForSorted]). It returns ErrDiscrete when the pilot holds more than
 // MaxAtoms atoms or fewer than two distinct other values.
 func DesignReal(pooled []float64, n int) (*RealDesign, error) {
 	numeric.SortFloats(pooled)
@@ -48,12 +46,12 @@ func DesignReal(pooled []float64, n int) (*RealDesign, error) {
 	if tooMany || len(rest) < 2 || rest[0] == rest[len(rest)-1] {
 		return nil, ErrDiscrete
 	}
-	d := &RealDesign{Atoms: atoms, Pilot: pooled}
-	if tr, inv, ok := HeavyTailTransform(pooled); ok {
+	d := &RealDesign{Atoms: atoms}
+	if tr, _, ok := HeavyTailTransform(pooled); ok {
 		// Heavy tails: estimate on the compressed scale. T is a strictly
 		// increasing bijection, which leaves every divergence and every
 		// privacy loss unchanged and keeps the values in order.
-		d.transform, d.inverse = tr, inv
+		d.transform = tr
 		for i, v := range rest {
 			rest[i] = tr(v)
 		}
@@ -63,50 +61,11 @@ func DesignReal(pooled []float64, n int) (*RealDesign, error) {
 		return nil, err
 	}
 	d.Grid = g
-	d.index()
-	return d, nil
-}
-
-// GridDesign returns the design of real outputs binned on g with the given
-// atoms and no transform.
-func GridDesign(g Grid, atoms []float64) *RealDesign {
-	d := &RealDesign{Grid: g, Atoms: atoms}
-	d.index()
-	return d
-}
-
-func (d *RealDesign) index() {
-	d.atoms = make(map[float64]struct{}, len(d.Atoms))
-	for _, a := range d.Atoms {
+	d.atoms = make(map[float64]struct{}, len(atoms))
+	for _, a := range atoms {
 		d.atoms[a] = struct{}{}
 	}
-}
-
-// Transformed reports whether the design estimates on a heavy-tail scale.
-func (d *RealDesign) Transformed() bool { return d.transform != nil }
-
-// ToU maps an output to estimation units, u = T(t).
-func (d *RealDesign) ToU(t float64) float64 {
-	if d.transform == nil {
-		return t
-	}
-	return d.transform(t)
-}
-
-// ToOutput maps estimation units back to outputs, t = T⁻¹(u).
-func (d *RealDesign) ToOutput(u float64) float64 {
-	if d.inverse == nil {
-		return u
-	}
-	return d.inverse(u)
-}
-
-// PilotRange returns the pooled pilot's values at ranks ⌊k·tail⌋ and
-// k − 1 − ⌊k·tail⌋ of its k values: the range of its central 1 − 2·tail.
-func (d *RealDesign) PilotRange(tail float64) (lo, hi float64) {
-	k := len(d.Pilot)
-	i := int(float64(k) * tail)
-	return d.Pilot[i], d.Pilot[k-1-i]
+	return d, nil
 }
 
 // New returns an empty statistic on the design.
@@ -130,10 +89,6 @@ type Real struct {
 	atoms     map[float64]struct{}
 	transform func(float64) float64
 }
-
-// NewReal returns an empty statistic on grid g with the given atoms and no
-// transform.
-func NewReal(g Grid, atoms []float64) *Real { return GridDesign(g, atoms).New() }
 
 // Add counts one finite output.
 func (r *Real) Add(v float64) {

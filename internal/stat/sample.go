@@ -56,12 +56,7 @@ func Tabulate[O comparable](p, q *Freq[O]) *Table {
 			cells = append(cells, Cell{o, 0, c})
 		}
 	}
-	slices.SortFunc(cells, func(a, b Cell) int {
-		if c := cmp.Compare(a.P, b.P); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Q, b.Q)
-	})
+	SortCells(cells)
 	return &Table{Cells: cells, NP: p.N, NQ: q.N}
 }
 
@@ -74,13 +69,33 @@ func TabulateCells(p, q *PartitionCounts) *Table {
 			t.Cells = append(t.Cells, Cell{c, p.In[c], q.In[c]})
 		}
 	}
-	slices.SortStableFunc(t.Cells, func(a, b Cell) int {
+	SortCells(t.Cells)
+	return t
+}
+
+// Counted is the table of the counts p and q, of np and nq outputs, of
+// groups (or any cells numbered 0, 1, …): each Cell's Value is its index.
+func Counted(p, q []int64, np, nq int64) *Table {
+	t := &Table{NP: np, NQ: nq}
+	for k := range p {
+		if p[k]+q[k] > 0 {
+			t.Cells = append(t.Cells, Cell{k, p[k], q[k]})
+		}
+	}
+	SortCells(t.Cells)
+	return t
+}
+
+// SortCells orders cells by (P, Q), the order every sum over a table runs
+// in: cells with equal counts add equal terms, so the sums do not depend on
+// the order a map or a relabelling listed them in.
+func SortCells(cells []Cell) {
+	slices.SortStableFunc(cells, func(a, b Cell) int {
 		if c := cmp.Compare(a.P, b.P); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Q, b.Q)
 	})
-	return t
 }
 
 // Values collects outputs (a pilot sample; gathered from several workers,
