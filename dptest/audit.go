@@ -265,10 +265,10 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		if p.Claim.Kind != plan.KindRDP {
 			rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 		}
-		out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples), cfg)
+		out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 		fill(rep, out, err, func(search.RenyiFinding) {})
 		if err == nil && out.Unresolved != "" {
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: "a lower order λ, or more samples (-dptest.samples), resolve it"}
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
 		}
 		return err
 	}
@@ -279,6 +279,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 			rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
 		}
 	})
+	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"}
+	}
 	return err
 }
 
@@ -290,6 +293,7 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 	}
 	best := out.Best
 	rep.Estimate, rep.LowerBound, rep.Violated = best.Estimate(), best.Bound(), out.Violated
+	rep.Resolution = out.Resolution
 	rep.Witness = best.Pair
 	rep.Direction = out.Direction(best)
 	finding(best.Finding)

@@ -44,7 +44,7 @@ func ExampleAuditRDP() {
 	// Output:
 	// violated: true
 	// bound above the claim: true and below the truth: true
-	// witness: {[0 0 0 0 0 0 0 0 0 0] [0 0 0 1 0 0 0 0 0 0]} D(M(Y)‖M(X))
+	// witness: {[1 0 0 0 0 0 0 0 0 0] [0 0 0 0 0 0 0 0 0 0]} D(M(Y)‖M(X))
 }
 
 // Datasets of any type can be audited once the neighbouring pairs are given:

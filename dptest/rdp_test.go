@@ -1,6 +1,7 @@
 package dptest_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -136,7 +137,7 @@ func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, dptest.Continuous(g.Sample), 2, g.RDP(2), fast...) })
 	require.False(t, r.failed, r.text())
 	require.Len(t, r.logs, 1)
-	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; \d+ pairs searched, 200,000 samples per side, \d+ms$`, r.logs[0])
+	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; a true value of 0\.0\d+ or more would have been caught \(90%\); \d+ pairs searched, 200,000 samples per side, \d+ms$`, r.logs[0])
 	rep := dptest.Report{TestName: "TestX/sub case", Seed: 7}
 	require.Equal(t, `go test -run="^TestX$/^sub case$" -dptest.seed=7`, rep.Reproduce())
 }
@@ -366,17 +367,18 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 		scale := rapid.SampledFrom([]float64{1e-3, 0.5, 7, 1e3}).Draw(t, "scale")
 		shift := rapid.Float64Range(-100, 100).Draw(t, "shift")
 		g := mechanisms.Gaussian{Sigma: sigma}
-		base, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, claim, small...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		moved, err := dptest.AuditRDP(dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		// At 5,000 draws a pass may be inconclusive (the resolution is
+		// coarse); both audits must end alike.
+		base, err1 := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, claim, small...)
+		moved, err2 := dptest.AuditRDP(dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 			return scale*g.Sample(r, x) + shift
 		}), 2, claim, small...)
-		if err != nil {
-			t.Fatal(err)
+		for _, err := range []error{err1, err2} {
+			if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
+				t.Fatal(err)
+			}
 		}
-		if base.Violated != moved.Violated || math.Abs(base.LowerBound-moved.LowerBound) > 1e-6*(1+math.Abs(base.LowerBound)) {
+		if (err1 == nil) != (err2 == nil) || base.Violated != moved.Violated || math.Abs(base.LowerBound-moved.LowerBound) > 1e-6*(1+math.Abs(base.LowerBound)) {
 			t.Fatalf("σ=%v: bound %v (violated %v) became %v (violated %v) under t ↦ %v·t + %v",
 				sigma, base.LowerBound, base.Violated, moved.LowerBound, moved.Violated, scale, shift)
 		}
@@ -384,17 +386,18 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 		eps0 := rapid.Float64Range(0.1, 2).Draw(t, "eps0")
 		mask := rapid.Uint64().Draw(t, "mask")
 		rr := mechanisms.RandomizedResponse{Eps0: eps0, M: 10}
-		b1, err := dptest.AuditRDP(dptest.Discrete(rr.Sample), 2, claim, small...)
-		if err != nil {
-			t.Fatal(err)
+		// 1,024 outputs seen a few times each: ranges of their numeric
+		// order and the values one by one are screened, and a pass is
+		// inconclusive (single values are not resolved at this size), so
+		// the relabelling keeps the order and both audits must end alike.
+		b1, err1 := dptest.AuditRDP(dptest.Discrete(rr.Sample), 2, claim, small...)
+		b3, err3 := dptest.AuditRDP(dptest.Discrete(func(r *rand.Rand, x []float64) uint64 { return rr.Sample(r, x) + mask%1000 }), 2, claim, small...)
+		for _, err := range []error{err1, err3} {
+			if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
+				t.Fatal(err)
+			}
 		}
-		// Outputs seen too rarely one by one are screened in ranges of their
-		// numeric order, so the relabelling keeps the order.
-		b3, err := dptest.AuditRDP(dptest.Discrete(func(r *rand.Rand, x []float64) uint64 { return rr.Sample(r, x) + mask%1000 }), 2, claim, small...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b1.Violated != b3.Violated || math.Abs(b1.LowerBound-b3.LowerBound) > 1e-9 {
+		if (err1 == nil) != (err3 == nil) || b1.Violated != b3.Violated || math.Abs(b1.LowerBound-b3.LowerBound) > 1e-9 {
 			t.Fatalf("relabelling changed the bound %v (violated %v) to %v (violated %v)", b1.LowerBound, b1.Violated, b3.LowerBound, b3.Violated)
 		}
 	})

@@ -23,7 +23,13 @@ type Report struct {
 	Lambda, Claimed      float64
 	Estimate, LowerBound float64 // of the confirmed worst pair and direction
 	Confidence           float64
-	Violated             bool
+	// Resolution is the smallest true value of the measure (RDP: D_λ; DP:
+	// the loss) that the confirmations would have shown above the claim
+	// with probability about 90%: Claimed + (z_{1−α′} + z_{0.95}) times
+	// the widest confirmation's standard error. An audit whose resolution
+	// exceeds 1.5 times the claim is inconclusive, not passed.
+	Resolution float64
+	Violated   bool
 	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
 	// typed.
 	Witness       any
@@ -197,8 +203,8 @@ func (r Report) successLine() string {
 		return fmt.Sprintf("[dptest] %s holds on the samples: lower bound %s (estimate %s) at %s confidence",
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
-	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %d pairs searched, %s samples per side, %s",
-		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), r.PairsSearched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
+	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; a true value of %s or more would have been caught (90%%); %d pairs searched, %s samples per side, %s",
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
 	if r.Short {
 		s += " (-short: reduced sample sizes)"
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat/distuv"
 	"pgregory.net/rapid"
 )
 
@@ -137,4 +138,27 @@ func TestSortFloats(t *testing.T) {
 	z := []float64{pos, neg}
 	SortFloats(z)
 	require.True(t, math.Signbit(z[0]) && !math.Signbit(z[1]), "−0 before +0")
+}
+
+// The Clopper–Pearson bounds solve P(Bin(n, p) ≥ k) = α (lower) and
+// P(Bin(n, p) ≤ k) = α (upper); checked against gonum's binomial CDF.
+func TestBinomialBoundsSolveTheirTails(t *testing.T) {
+	for _, c := range []struct{ k, n int64 }{{1, 10}, {3, 20}, {100, 1000000}, {740, 1000000}, {999, 1000}, {500000, 1000000}} {
+		for _, alpha := range []float64{0.05, 0.0035, 1e-6} {
+			lo := BinomialLower(c.k, c.n, alpha)
+			up := BinomialUpper(c.k, c.n, alpha)
+			b := distuv.Binomial{N: float64(c.n), P: lo}
+			require.InDelta(t, alpha, 1-b.CDF(float64(c.k-1)), 1e-6*alpha+1e-12, "lower k=%d n=%d α=%g", c.k, c.n, alpha)
+			if c.k < c.n {
+				b = distuv.Binomial{N: float64(c.n), P: up}
+				require.InDelta(t, alpha, b.CDF(float64(c.k)), 1e-6*alpha+1e-12, "upper k=%d n=%d α=%g", c.k, c.n, alpha)
+			}
+			require.Less(t, lo, float64(c.k)/float64(c.n))
+			require.Greater(t, up, float64(c.k)/float64(c.n))
+		}
+	}
+	require.Equal(t, 0.0, BinomialLower(0, 10, 0.05))
+	require.InDelta(t, 1-math.Pow(0.05, 0.1), BinomialUpper(0, 10, 0.05), 1e-15)
+	require.Equal(t, 1.0, BinomialUpper(10, 10, 0.05))
+	require.Panics(t, func() { BinomialLower(3, 2, 0.05) })
 }

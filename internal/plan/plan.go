@@ -24,7 +24,8 @@ const (
 	DefaultCandidates = 20 // pairs drawn from a generator
 	ShortCandidates   = 5
 	// ScreenFraction: the screening draws Samples/ScreenFraction per side
-	// and pair (at least MinSamples).
+	// and pair (at least 2·MinSamples: a Rényi screening estimates on each
+	// half).
 	ScreenFraction = 10
 	// Confirmed is the number K of (pair, direction) candidates a run of
 	// the engine confirms, twice each.

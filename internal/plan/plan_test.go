@@ -39,7 +39,7 @@ func TestResolvePrecedence(t *testing.T) {
 	p, err = Resolve(rdp2, "TestX", Settings{Samples: 2000, SamplesSet: true, Seed: 9, SeedSet: true, Confidence: 0.9, ConfidenceSet: true, Candidates: 3, CandSet: true}, false)
 	require.NoError(t, err)
 	require.Equal(t, 2000, p.Confirmation.Samples)
-	require.Equal(t, MinSamples, p.Screening.Samples, "screening never below MinSamples")
+	require.Equal(t, 2*MinSamples, p.Screening.Samples, "screening never below 2·MinSamples")
 	require.Equal(t, uint64(9), p.Seed)
 	require.Equal(t, "option", p.SeedFrom)
 	require.Equal(t, 0.9, p.Confidence)

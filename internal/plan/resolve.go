@@ -121,7 +121,7 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	default:
 		p.Confidence = DefaultConfidence
 	}
-	p.Screening = StageOf(max(MinSamples, samples/ScreenFraction))
+	p.Screening = StageOf(max(2*MinSamples, samples/ScreenFraction))
 	p.Confirmation = StageOf(samples)
 	var err error
 	if p.Seed, p.SeedFrom, err = seedOf(s, c, testName); err != nil {

@@ -31,31 +31,7 @@ const (
 // their key; for a table of values, a value the screening never saw falls
 // in the last group, with the cells of the lowest ratio.
 func Group(t *stat.Table, lambda float64, n int, reverse bool) stat.Grouping {
-	np, nq := float64(t.NP), float64(t.NQ)
-	type keyed struct {
-		cell   stat.Cell
-		key    float64
-		ep, eq float64 // expected outputs per side among n
-	}
-	cells := t.Cells
-	if t.Partition != nil {
-		cells = allCells(t)
-	}
-	ks := make([]keyed, len(cells))
-	for i, c := range cells {
-		p, q := float64(c.P), float64(c.Q)
-		if reverse {
-			p, q = q, p
-		}
-		pn, qn := np, nq
-		if reverse {
-			pn, qn = nq, np
-		}
-		l := math.Log((p+0.5)/pn) - math.Log((q+0.5)/qn)
-		se := math.Sqrt(1/(p+0.5) + 1/(q+0.5))
-		ks[i] = keyed{c, l - GroupPenalty*se, p / pn * float64(n), q / qn * float64(n)}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
+	ks := orderCells(t, n, reverse)
 	need := GroupCount * lambda * lambda
 	group := make([]int, len(ks))
 	g, ap, aq, pSeen, qSeen := 0, 0.0, 0.0, false, false
@@ -92,11 +68,56 @@ func Group(t *stat.Table, lambda float64, n int, reverse bool) stat.Grouping {
 			group[i] = min(group[i], groups-1)
 		}
 	}
+	return grouping(t, ks, group, groups)
+}
+
+// keyed is a cell of a screening table with its order key and its expected
+// outputs per side among n.
+type keyed struct {
+	cell   stat.Cell
+	key    float64
+	ep, eq float64
+}
+
+// orderCells lists the cells of a screening table (every cell of a
+// partition, unseen ones with zero counts) in decreasing order of their
+// penalised log-ratio for D_λ(P ‖ Q), or D_λ(Q ‖ P) if reverse:
+//
+//	key = ln((p+½)/n_P) − ln((q+½)/n_Q) − GroupPenalty·√(1/(p+½) + 1/(q+½)),
+//
+// with each cell's expected outputs per side among n.
+func orderCells(t *stat.Table, n int, reverse bool) []keyed {
+	np, nq := float64(t.NP), float64(t.NQ)
+	if reverse {
+		np, nq = nq, np
+	}
+	cells := t.Cells
+	if t.Partition != nil {
+		cells = allCells(t)
+	}
+	ks := make([]keyed, len(cells))
+	for i, c := range cells {
+		p, q := float64(c.P), float64(c.Q)
+		if reverse {
+			p, q = q, p
+		}
+		l := math.Log((p+0.5)/np) - math.Log((q+0.5)/nq)
+		se := math.Sqrt(1/(p+0.5) + 1/(q+0.5))
+		ks[i] = keyed{c, l - GroupPenalty*se, p / np * float64(n), q / nq * float64(n)}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
+	return ks
+}
+
+// grouping maps the ordered cells ks to their groups: by cell index for a
+// partition, by value otherwise, values the screening never saw to the
+// last group.
+func grouping(t *stat.Table, ks []keyed, group []int, groups int) stat.Grouping {
 	ordered := make([]stat.Cell, len(ks))
 	for i, k := range ks {
 		ordered[i] = k.cell
 	}
-	out := stat.Grouping{Groups: groups, Partition: t.Partition, Lumped: lumped(ordered, group, groups, t, reverse)}
+	out := stat.Grouping{Groups: groups, Partition: t.Partition, Lumped: lumped(ordered, group, groups, t)}
 	if t.Partition != nil {
 		out.OfCell = make([]int, t.Partition.Cells())
 		for i, k := range ks {
@@ -127,7 +148,13 @@ func allCells(t *stat.Table) []stat.Cell {
 
 // Grouped adds up a table's counts per group.
 func Grouped(t *stat.Table, g stat.Grouping) *stat.Table {
-	p, q := make([]int64, g.Groups), make([]int64, g.Groups)
+	p, q := GroupTotals(t, g)
+	return stat.Counted(p, q, t.NP, t.NQ)
+}
+
+// GroupTotals returns a table's counts per group, in the grouping's order.
+func GroupTotals(t *stat.Table, g stat.Grouping) (p, q []int64) {
+	p, q = make([]int64, g.Groups), make([]int64, g.Groups)
 	for _, c := range t.Cells {
 		k := g.Unlisted
 		if g.Partition != nil {
@@ -138,7 +165,7 @@ func Grouped(t *stat.Table, g stat.Grouping) *stat.Table {
 		p[k] += c.P
 		q[k] += c.Q
 	}
-	return stat.Counted(p, q, t.NP, t.NQ)
+	return p, q
 }
 
 // LumpedShare returns the share of Î = Σ p̂^λ q̂^{1−λ} over the groups of
@@ -166,7 +193,7 @@ func LumpedShare(p, q []int64, n int64, lambda float64, lumped []bool) float64 {
 
 // lumped marks the groups that hold a cell reaching ±Inf: what such a
 // group counts lies partly beyond every output the screening saw.
-func lumped(cells []stat.Cell, group []int, groups int, t *stat.Table, reverse bool) []bool {
+func lumped(cells []stat.Cell, group []int, groups int, t *stat.Table) []bool {
 	out := make([]bool, groups)
 	if t.Partition == nil {
 		return out
@@ -177,4 +204,74 @@ func lumped(cells []stat.Cell, group []int, groups int, t *stat.Table, reverse b
 		}
 	}
 	return out
+}
+
+
+// EndZones groups the cells of a partition table by position for a sample
+// of n outputs per side: group 0 is the run of cells from the lower open
+// end, group 2 the run from the upper one, each just long enough for both
+// sides to expect GroupCount·λ² of the n outputs (the table's counts,
+// scaled; a partition with fewer cells than that gives no zones), group 1
+// the cells between. Zones are the outputs at and beyond the extremes the
+// screening saw; both are marked Lumped. For a table of values it returns
+// a grouping of no groups: values have no open end.
+func EndZones(t *stat.Table, lambda float64, n int) stat.Grouping {
+	if t.Partition == nil {
+		return stat.Grouping{}
+	}
+	cells := allCells(t)
+	need := GroupCount * lambda * lambda
+	sp, sq := float64(n)/float64(t.NP), float64(n)/float64(t.NQ)
+	zone := func(from, step int) int { // index of the zone's last cell
+		var ep, eq float64
+		i := from
+		for ; i >= 0 && i < len(cells); i += step {
+			ep += float64(cells[i].P) * sp
+			eq += float64(cells[i].Q) * sq
+			if ep >= need && eq >= need {
+				return i
+			}
+		}
+		return -1
+	}
+	lo, hi := zone(0, 1), zone(len(cells)-1, -1)
+	if lo < 0 || hi < 0 || lo >= hi {
+		return stat.Grouping{}
+	}
+	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells)), Lumped: []bool{true, false, true}}
+	for i := range g.OfCell {
+		switch {
+		case i <= lo:
+			g.OfCell[i] = 0
+		case i >= hi:
+			g.OfCell[i] = 2
+		default:
+			g.OfCell[i] = 1
+		}
+	}
+	return g
+}
+
+// ZoneShare returns the share of the order-λ evidence that lies in the end
+// zones (EndZones) of counts p, q of n outputs per side, beside a
+// statistic's estimate D̂: Σ_zones p̂^λ q̃^{1−λ} / (Σ_zones p̂^λ q̃^{1−λ} +
+// e^{(λ−1)D̂}), q̃ = max(q, ½)/n. Near 1, the order λ weights outputs at or
+// beyond the most extreme ones the screening saw more than everything the
+// statistic found: the divergence may sit in a tail that this many draws
+// do not reach (a Gaussian at λ = 64). A flat tail (a Laplace, whose ratio
+// stops growing) or a tail the statistic outweighs (a Gaussian at λ = 5)
+// gives a share near 0.
+func ZoneShare(p, q []int64, n int64, lambda, estimate float64) float64 {
+	var in []float64
+	for _, g := range []int{0, 2} {
+		if p[g] == 0 {
+			continue
+		}
+		in = append(in, lambda*math.Log(float64(p[g])/float64(n))+(1-lambda)*math.Log(max(float64(q[g]), 0.5)/float64(n)))
+	}
+	if len(in) == 0 {
+		return 0
+	}
+	z := numeric.LogSumExp(in)
+	return math.Exp(z - numeric.LogAddExp(z, (lambda-1)*max(estimate, 0)))
 }

@@ -171,10 +171,12 @@ func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, e
 	t := stat.Tabulate(tx, ty)
 	if t.Sparse() {
 		// Values seen too rarely to be told apart one by one: numbers are
-		// screened in ranges; other outputs stay a sparse table, which the
-		// criteria report as unresolved.
+		// screened in ranges as well as one by one; other outputs stay a
+		// sparse table, which the criteria report as unresolved.
 		if toFloat := stat.AsFloat[O](); toFloat != nil {
-			return stat.Ranges(tx, ty, toFloat), nil
+			r := stat.Ranges(tx, ty, toFloat)
+			r.Values = t
+			return r, nil
 		}
 	}
 	return t, nil

@@ -2,69 +2,154 @@ package search
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
 )
 
-// RDP is the criterion of a Rényi-DP audit: D_λ(M(X) ‖ M(Y)), bounded by
-// the softmax-floored plug-in of [KAD24] (package renyi) on counts. The
-// screening counts each pair's outputs per value (discrete) or per cell of
-// a partition fixed by its pilot (real), groups the cells by their
-// estimated ratio for each direction (renyi.Group) and ranks by the
-// estimate on the groups; the confirmation counts fresh outputs in the
-// groups fixed for a sample of confirm outputs per side.
-func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, confirm int) Criterion[D, RenyiFinding] {
+// RDP is the criterion of a Rényi-DP audit: D_λ(M(X) ‖ M(Y)) bounded from
+// below on counts. The screening counts each pair's outputs per value
+// (discrete) or per cell of a partition fixed by its pilot (real) and, for
+// each direction, chooses between two statistics the one whose bound on a
+// confirmation of confirm draws per side at level alpha it predicts larger:
+// the cells grouped by their estimated ratio (renyi.Group), bounded by the
+// softmax-floored plug-in of [KAD24] (package renyi), or one event of the
+// most telling cells (renyi.BestEvent), bounded exactly through the
+// two-point divergence of its probabilities (renyi.EventBound). Candidates
+// rank by that predicted bound; the confirmation counts fresh outputs in
+// the groups, or the event, the screening fixed.
+func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, confirm int, alpha float64) Criterion[D, RenyiFinding] {
 	return rdpCriterion[D]{src, renyi.Params{
 		Lambda: lambda, DiscreteTau: rules.DiscreteTau, RelativeTau: rules.RelativeTau,
-	}, confirm}
+	}, confirm, alpha}
 }
 
 // RenyiFinding is what the screening of one direction found: its estimate
-// on the screening's groups and the grouping a confirmation counts.
+// on the screening's groups, the grouping a confirmation counts, and
+// whether that grouping is one event (its first group) bounded by
+// renyi.EventBound rather than groups bounded by the plug-in.
 type RenyiFinding struct {
 	Screening renyi.Result
 	Grouping  stat.Grouping
+	Event     bool
+	// Zones are the end zones of real or ranged outputs (renyi.EndZones),
+	// counted beside the statistic to measure how much of the evidence lies
+	// at or beyond the screening's extremes (renyi.ZoneShare); no groups
+	// for a table of values.
+	Zones stat.Grouping
+	// SparseValues, for numbers seen too rarely to be told apart one by
+	// one (stat.Table.Values), is the mean pooled count per value of the
+	// screening's first half; 0 otherwise.
+	SparseValues float64
 }
 
 type rdpCriterion[D any] struct {
 	src     sampler.Source[D]
 	par     renyi.Params
 	confirm int
+	alpha   float64
 }
 
 func (rdpCriterion[D]) Directions() [2]string { return [2]string{"D(M(X)‖M(Y))", "D(M(Y)‖M(X))"} }
 
 func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[RenyiFinding], err error) {
-	s, err := c.src.Sample(seed, p.X, p.Y, st.Samples, st.Pilot)
+	orders, helds, err := c.screeningTables(seed, p, st)
 	if err != nil {
 		return xy, yx, err
 	}
-	t, ok := s.(*stat.Table)
-	if !ok {
-		return xy, yx, fmt.Errorf("search: no Rényi screening of a sample of type %T", s)
-	}
-	if err := resolvable(t); err != nil {
-		return xy, yx, err
-	}
-	par := c.par
-	par.Alpha = plan.TriggerLevel
 	var out [2]Screened[RenyiFinding]
 	for d, reverse := range []bool{false, true} {
-		both := [2]renyi.Result{}
-		both[0], both[1], err = renyi.Both(renyi.Grouped(t, renyi.Group(t, par.Lambda, st.Samples, reverse)), par)
-		if err != nil {
-			return xy, yx, err
+		for k := range orders {
+			s, err := c.screenDirection(orders[k], helds[k], reverse)
+			if err != nil {
+				return xy, yx, err
+			}
+			if orders[0].Values != nil {
+				v := orders[0].Values
+				s.Finding.SparseValues = float64(v.NP+v.NQ) / float64(len(v.Cells))
+			}
+			if k == 0 || s.Rank > out[d].Rank {
+				out[d] = s
+			}
 		}
-		r := both[d]
-		score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: r.Estimate}
-		out[d] = Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(t, par.Lambda, c.confirm, reverse)}}
 	}
 	return out[0], out[1], nil
+}
+
+// screeningTables draws a screening in two halves: the first is
+// tabulated (orders: its table, and for sparse numbers also the table of
+// their values, stat.Table.Values), the second counted in the first's
+// cells (stat.CellGrouping; helds), so that what the first half chose is
+// judged on draws that did not choose it.
+func (c rdpCriterion[D]) screeningTables(seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {
+	half := st.Samples / 2
+	s, err := c.src.Sample(seed, p.X, p.Y, half, st.Pilot)
+	if err != nil {
+		return nil, nil, err
+	}
+	order, ok := s.(*stat.Table)
+	if !ok {
+		return nil, nil, fmt.Errorf("search: no Rényi screening of a sample of type %T", s)
+	}
+	if err := resolvable(order); err != nil {
+		return nil, nil, err
+	}
+	orders = []*stat.Table{order}
+	if order.Values != nil {
+		orders = append(orders, order.Values)
+	}
+	gs := make([]stat.Grouping, len(orders))
+	for k, t := range orders {
+		gs[k] = stat.CellGrouping(t)
+	}
+	rest := st.Samples - half
+	cx, cy, err := c.src.Count(plan.SubSeed(seed, "held", 0), p.X, p.Y, rest, gs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, t := range orders {
+		helds = append(helds, stat.Recounted(t, cx[k], cy[k], int64(rest), int64(rest)))
+	}
+	return orders, helds, nil
+}
+
+// screenDirection chooses one direction's statistic (see [RDP]): the
+// groups and the event are fixed on order; their predicted confirmation
+// bounds, the rank and the screening estimate come from held.
+func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) (Screened[RenyiFinding], error) {
+	par := c.par
+	par.Alpha = plan.TriggerLevel
+	d := reverseIndex(reverse)
+	n := int(held.NP)
+	both := [2]renyi.Result{}
+	var err error
+	both[0], both[1], err = renyi.Both(renyi.Grouped(held, renyi.Group(order, par.Lambda, n, reverse)), par)
+	if err != nil {
+		return Screened[RenyiFinding]{}, err
+	}
+	r := both[d]
+	z := numeric.UpperNormalQuantile(c.alpha)
+	grouped := r.Estimate - z*r.StdErr*math.Sqrt(float64(n)/float64(c.confirm))
+	event, predicted := renyi.BestEvent(order, held, par.Lambda, c.confirm, reverse, c.alpha)
+	zones := renyi.EndZones(order, par.Lambda, c.confirm)
+	if predicted > grouped {
+		tp, tq := renyi.GroupTotals(held, event)
+		p, q, np, nq := tp[0], tq[0], held.NP, held.NQ
+		if reverse {
+			p, q, np, nq = q, p, nq, np
+		}
+		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
+		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted}
+		return Screened[RenyiFinding]{score, RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones}}, nil
+	}
+	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped}
+	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(stat.Pooled(order, held), par.Lambda, c.confirm, reverse), Zones: zones}}, nil
 }
 
 func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding) (xy, yx Score, err error) {
@@ -72,6 +157,9 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 	for _, f := range []*RenyiFinding{sxy, syx} {
 		if f != nil {
 			gs = append(gs, f.Grouping)
+			if f.Zones.Groups > 0 {
+				gs = append(gs, f.Zones)
+			}
 		}
 	}
 	cx, cy, err := c.src.Count(seed, p.X, p.Y, st.Samples, gs)
@@ -86,23 +174,34 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		if f == nil {
 			continue
 		}
-		a, b, err := renyi.Both(stat.Counted(cx[k], cy[k], n, n), par)
-		if err != nil {
+		cp, cq := cx[k], cy[k]
+		var zp, zq []int64 // counts of f.Zones
+		if f.Zones.Groups > 0 {
+			k++
+			zp, zq = cx[k], cy[k]
+		}
+		if d == 1 {
+			cp, cq, zp, zq = cq, cp, zq, zp
+		}
+		k++
+		var r renyi.Result
+		if f.Event {
+			r = renyi.EventBound(cp[0], n, cq[0], n, par.Lambda, alpha)
+		} else if r, _, err = renyi.Both(stat.Counted(cp, cq, n, n), par); err != nil {
 			return xy, yx, err
 		}
-		r := [2]renyi.Result{a, b}[d]
 		score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound}
-		if d == 0 {
-			score.Lumped = renyi.LumpedShare(cx[k], cy[k], n, par.Lambda, f.Grouping.Lumped)
-		} else {
-			score.Lumped = renyi.LumpedShare(cy[k], cx[k], n, par.Lambda, f.Grouping.Lumped)
+		if zp != nil {
+			score.Lumped = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
+		}
+		if f.SparseValues > 0 {
+			score.Unresolved = fmt.Sprintf("the outputs are numbers seen about %.3g times each in the screening: a divergence held by single values is screened by too few draws to be seen, and ranges of values (which found none) only see one that changes smoothly with the value", f.SparseValues)
 		}
 		if d == 0 {
 			xy = score
 		} else {
 			yx = score
 		}
-		k++
 	}
 	return xy, yx, nil
 }

@@ -11,9 +11,11 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 )
 
@@ -39,6 +41,9 @@ type Score struct {
 	// rests on groups whose inner structure the counts cannot show
 	// (renyi.LumpedShare); see [Outcome.Unresolved].
 	Lumped float64
+	// Unresolved, if not empty, is why this confirmation cannot show a
+	// claim holds whatever its bound (see [Outcome.Unresolved]).
+	Unresolved string
 	// Rank orders screened candidates, most divergent first: the estimate
 	// itself for the Rényi criterion, the estimate less
 	// local.PeakPenalty standard errors for the local one, whose maximum
@@ -111,6 +116,10 @@ type Outcome[D, F any] struct {
 	// estimate rests, in both confirmations, on groups reaching beyond the
 	// outputs the screening saw.
 	Unresolved string
+	// Resolution is the smallest true value of the criterion that the
+	// confirmations would have shown above the threshold with probability
+	// about DetectProbability (see [resolution]).
+	Resolution float64
 	Elapsed    time.Duration
 }
 
@@ -149,13 +158,18 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		return out, err
 	}
 	out.Best, out.Violated = decide(out.Confirmed, cfg.Run.Threshold)
+	out.Resolution = resolution(out.Confirmed, cfg.Run.Threshold, out.PerConfirm)
 	if !out.Violated {
 		out.Unresolved = unresolved(out.Confirmed)
+		if r, th := out.Resolution, cfg.Run.Threshold; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
+			out.Unresolved = fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", cfg.Confirmation.Samples, r, th, ResolutionFactor)
+		}
 	}
 	for _, c := range out.Confirmed {
-		s.logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g) at level %.3g each",
+		s.logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%) at level %.3g each",
 			c.Source, out.Direction(c), c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
-			c.Confirmations[0].Estimate, c.Confirmations[1].Estimate, out.PerConfirm)
+			c.Confirmations[0].Estimate, c.Confirmations[1].Estimate,
+			100*c.Confirmations[0].Lumped, 100*c.Confirmations[1].Lumped, out.PerConfirm)
 	}
 	out.Elapsed = time.Since(start)
 	return out, nil
@@ -168,11 +182,45 @@ const UnresolvedShare = 0.5
 // unresolved explains why confirmed candidates cannot tell, or is empty.
 func unresolved[D, F any](confirmed []Candidate[D, F]) string {
 	for _, c := range confirmed {
-		if s := min(c.Confirmations[0].Lumped, c.Confirmations[1].Lumped); s > UnresolvedShare {
+		if why := c.Confirmations[0].Unresolved; why != "" {
+			return why
+		}
+		if s := max(c.Confirmations[0].Lumped, c.Confirmations[1].Lumped); s > UnresolvedShare {
 			return fmt.Sprintf("%.0f%% of the estimate on X=%v Y=%v rests on outputs beyond those the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y)
 		}
 	}
 	return ""
+}
+
+// ResolutionFactor is how far above the threshold an audit may resolve
+// before it is inconclusive: a pass must mean that a violation of
+// ResolutionFactor times the claim would have been caught.
+const ResolutionFactor = 1.5
+
+// DetectProbability is the probability with which a true value at the
+// resolution is confirmed above the threshold (both confirmations).
+const DetectProbability = 0.9
+
+// resolution returns threshold + (z_{1−α′} + z_β)/z_{1−α′}·g, g the widest
+// gap Estimate − LowerBound of any confirmation and β = 1 − √
+// DetectProbability: for a bound Estimate − z_{1−α′}·se, a candidate whose
+// true value exceeds the threshold by (z_{1−α′} + z_β)·se is confirmed
+// above it by each confirmation with probability 1 − β, by both with
+// DetectProbability. The standard error is taken where it was measured,
+// so this is an approximation wherever it grows with the divergence; an
+// exact (event) bound's gap is used as if it were z_{1−α′}·se.
+func resolution[D, F any](confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
+	zA := numeric.UpperNormalQuantile(perConfirm)
+	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(DetectProbability))
+	gap := 0.0
+	for _, c := range confirmed {
+		for _, s := range c.Confirmations {
+			if g := s.Estimate - s.LowerBound; !(g <= gap) {
+				gap = g
+			}
+		}
+	}
+	return threshold + gap*(zA+zB)/zA
 }
 
 func reverseIndex(reverse bool) int {

@@ -162,3 +162,76 @@ func (c *PartitionCounts) Merge(o *PartitionCounts) {
 	}
 	c.N += o.N
 }
+
+// CellGrouping groups every cell of a table on its own: each cell of its
+// partition (real outputs), or each of its values, in the order of
+// t.Cells, with the values it does not list in one more group (discrete).
+// Counting fresh outputs in it ([Recounted]) gives a table of the same
+// cells on independent draws.
+func CellGrouping(t *Table) Grouping {
+	if t.Partition != nil {
+		g := Grouping{Groups: t.Partition.Cells(), Partition: t.Partition, OfCell: make([]int, t.Partition.Cells())}
+		for i := range g.OfCell {
+			g.OfCell[i] = i
+		}
+		g.Lumped = make([]bool, g.Groups)
+		return g
+	}
+	g := Grouping{Groups: len(t.Cells) + 1, OfValue: make(map[any]int, len(t.Cells)), Unlisted: len(t.Cells)}
+	for i, c := range t.Cells {
+		g.OfValue[c.Value] = i
+	}
+	g.Lumped = make([]bool, g.Groups)
+	return g
+}
+
+// Unlisted is the value of the cell of a [Recounted] table that holds the
+// outputs whose values the original table did not list.
+type Unlisted struct{}
+
+// Recounted returns the table of t's cells with the counts p, q of np and
+// nq fresh outputs per group of CellGrouping(t): partition cells by index
+// (those counted at all), values in t's order, then an Unlisted cell.
+func Recounted(t *Table, p, q []int64, np, nq int64) *Table {
+	out := &Table{NP: np, NQ: nq, Partition: t.Partition}
+	for i := range p {
+		var v any = Unlisted{}
+		switch {
+		case t.Partition != nil:
+			if p[i]+q[i] == 0 {
+				continue
+			}
+			v = i
+		case i < len(t.Cells):
+			v = t.Cells[i].Value
+		}
+		out.Cells = append(out.Cells, Cell{Value: v, P: p[i], Q: q[i]})
+	}
+	return out
+}
+
+// Pooled returns a table of t's cells with the counts of held, a
+// [Recounted] table of them on other draws, added (held's Unlisted cell
+// is left out: its values are not t's cells).
+func Pooled(t, held *Table) *Table {
+	out := &Table{NP: t.NP + held.NP, NQ: t.NQ + held.NQ, Partition: t.Partition}
+	add := make(map[any]Cell, len(held.Cells))
+	for _, c := range held.Cells {
+		if _, unlisted := c.Value.(Unlisted); !unlisted {
+			add[c.Value] = c
+		}
+	}
+	seen := make(map[any]bool, len(t.Cells))
+	for _, c := range t.Cells {
+		h := add[c.Value]
+		seen[c.Value] = true
+		out.Cells = append(out.Cells, Cell{Value: c.Value, P: c.P + h.P, Q: c.Q + h.Q})
+	}
+	for _, c := range held.Cells { // partition cells only the held draws reached
+		if _, unlisted := c.Value.(Unlisted); !unlisted && !seen[c.Value] {
+			out.Cells = append(out.Cells, c)
+		}
+	}
+	SortCells(out.Cells)
+	return out
+}

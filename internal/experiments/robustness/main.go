@@ -1,0 +1,150 @@
+// Command robustness audits a grid of output shapes unlike the papers'
+// examples, each with its exact truth (closed form, exact summation or
+// quadrature; see truths.go), and counts the verdicts of dptest's default
+// audit:
+//
+//   - claim = truth (a correct claim): violations (false failures),
+//     inconclusive verdicts, passes, and the median of LowerBound/truth;
+//   - claim = truth/1.5 (a clear violation): detected, inconclusive, and
+//     passes — a pass here is a silent miss.
+//
+// The grid: offsets 10⁰…10¹⁵ and scales 10⁻³⁰⁰…10³⁰⁰ of a Gaussian
+// mechanism, the discrete Laplace of scale 1…10⁵ as integers and as floats,
+// far and near bimodal and narrow+wide mixtures, a clamped, a rounded and a
+// Cauchy mechanism, k-ary randomized response with k = 2…10⁵ at λ = 2, 10,
+// 20, the Gaussian mechanism at λ = 1.01…256, and pure-DP claims (Laplace
+// at an offset of 10¹¹, the discrete Laplace of scale 1000, a partition
+// selection of infinite loss). Every audit runs with the default options
+// and its own seed (expstat.RunSeed of the shape and the run).
+//
+//	go run ./internal/experiments/robustness -reps 100 -vreps 20
+//	go run ./internal/experiments/robustness -only 'RR' -reps 10
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/internal/experiments/expstat"
+)
+
+type tally struct {
+	runs, violated, inconclusive, passed, errs int
+	ratios                                     []float64 // LowerBound/truth
+	seconds                                    float64
+}
+
+func (t *tally) add(rep dptest.Report, err error, truth float64, elapsed time.Duration) {
+	t.runs++
+	t.seconds += elapsed.Seconds()
+	switch {
+	case errors.Is(err, dptest.ErrInconclusive):
+		t.inconclusive++
+	case err != nil:
+		t.errs++
+		fmt.Fprintln(os.Stderr, "error:", err)
+	case rep.Violated:
+		t.violated++
+	default:
+		t.passed++
+	}
+	if err == nil && !math.IsInf(truth, 1) {
+		t.ratios = append(t.ratios, rep.LowerBound/truth)
+	}
+}
+
+func main() {
+	reps := flag.Int("reps", 100, "audits of each correct claim (claim = truth)")
+	vreps := flag.Int("vreps", 20, "audits of each violated claim (claim = truth/1.5)")
+	only := flag.String("only", "", "regular expression: audit only the shapes whose family or name matches")
+	check := flag.Bool("check", true, "check the closed-form truths against summation first")
+	flag.Parse()
+	if *check {
+		checkTruths()
+	}
+	re := regexp.MustCompile(*only)
+	fmt.Printf("%-12s %-34s %9s | %-28s | %-26s | %6s\n", "family", "shape", "truth", "claim=truth: n viol inc med(LB/t)", "claim=truth/1.5: n det inc PASS", "s/aud")
+	var all [2]tally
+	for _, s := range shapes() {
+		if !re.MatchString(s.family + " " + s.name) {
+			continue
+		}
+		var ok, bad tally
+		if !math.IsInf(s.truth, 1) {
+			for i := 0; i < *reps; i++ {
+				start := time.Now()
+				rep, err := s.audit(s.truth, dptest.Seed(expstat.RunSeed("robustness|%s|%s|truth|%d", s.family, s.name, i)))
+				ok.add(rep, err, s.truth, time.Since(start))
+			}
+		}
+		claim := s.truth / 1.5
+		if math.IsInf(s.truth, 1) {
+			claim = 5.5
+		}
+		for i := 0; i < *vreps; i++ {
+			start := time.Now()
+			rep, err := s.audit(claim, dptest.Seed(expstat.RunSeed("robustness|%s|%s|violated|%d", s.family, s.name, i)))
+			bad.add(rep, err, s.truth, time.Since(start))
+		}
+		med := math.NaN()
+		if len(ok.ratios) > 0 {
+			med = expstat.Median(ok.ratios)
+		}
+		fmt.Printf("%-12s %-34s %9.4g | %4d %4d %4d %8.3f      | %4d %4d %4d %4d           | %6.2f\n",
+			s.family, s.name, s.truth, ok.runs, ok.violated, ok.inconclusive, med,
+			bad.runs, bad.violated, bad.inconclusive, bad.passed, (ok.seconds+bad.seconds)/float64(max(ok.runs+bad.runs, 1)))
+		if ok.errs+bad.errs > 0 {
+			fmt.Printf("    %d audits ended in an error (see stderr)\n", ok.errs+bad.errs)
+		}
+		all[0].merge(ok)
+		all[1].merge(bad)
+	}
+	fmt.Printf("\ncorrect claims: %d audits, %d false failures, %d inconclusive (%.1f%%)\n",
+		all[0].runs, all[0].violated, all[0].inconclusive, 100*float64(all[0].inconclusive)/float64(max(all[0].runs, 1)))
+	fmt.Printf("1.5× violations: %d audits, %d detected, %d inconclusive, %d passed silently\n",
+		all[1].runs, all[1].violated, all[1].inconclusive, all[1].passed)
+	fmt.Println(expstat.PeakRSS())
+}
+
+func (t *tally) merge(o tally) {
+	t.runs += o.runs
+	t.violated += o.violated
+	t.inconclusive += o.inconclusive
+	t.passed += o.passed
+	t.errs += o.errs
+}
+
+// checkTruths compares the closed forms with direct summation and with
+// known values, and stops the program on a mismatch.
+func checkTruths() {
+	fail := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "robustness: truth check failed: "+format+"\n", args...)
+		os.Exit(1)
+	}
+	for _, b := range []float64{1, 3, 10} {
+		for _, l := range []float64{2, 5} {
+			a, c := discreteLaplaceRDP(l, b, int(b)), discreteLaplaceRDPBySum(l, b, int(b))
+			if math.Abs(a-c) > 1e-9*c {
+				fail("discrete Laplace b=%g λ=%g: closed form %v, summation %v", b, l, a, c)
+			}
+		}
+	}
+	if c := cauchyRDP(2); math.Abs(c-math.Log(1.5)) > 1e-9 {
+		fail("Cauchy λ=2: %v, want ln 1.5", c)
+	}
+	if g := gaussianMixtureRDP(3, 1, 1, 0); math.Abs(g-1.5) > 1e-9 {
+		fail("Gaussian by quadrature λ=3: %v, want 1.5", g)
+	}
+	if g := gaussianMixtureRDP(2, 1, 1, 1e6); math.Abs(g-1) > 1e-9 {
+		fail("far bimodal λ=2: %v, want 1", g)
+	}
+	if r := kAryRRRDP(2, 2, 2); math.Abs(r-math.Log(math.Exp(2)*math.Exp(2)/(1+math.Exp(2))+math.Exp(-2)/(1+math.Exp(2)))) > 1e-12 {
+		fail("binary RR λ=2: %v", r)
+	}
+}

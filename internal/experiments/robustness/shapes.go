@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dptest/dptest/dptest"
+)
+
+// shape is one cell of the grid: a mechanism on datasets of 10 records in
+// [0, 1] (dptest's default candidates), its claim kind and its exact truth,
+// the largest divergence over neighbouring pairs.
+type shape struct {
+	family, name string
+	kind         string  // "RDP" or "DP"
+	lambda       float64 // RDP order
+	truth        float64
+	audit        func(claim float64, opts ...dptest.Option) (dptest.Report, error)
+}
+
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// twoSidedGeometric draws the discrete Laplace P(k) ∝ e^{−|k|/b}.
+func twoSidedGeometric(r *rand.Rand, b float64) float64 {
+	l := math.Log1p(-(1 - math.Exp(-1/b)))
+	g := func() float64 { return math.Floor(math.Log(1-r.Float64()) / l) }
+	return g() - g()
+}
+
+func rdpReal(lambda float64, f func(r *rand.Rand, x []float64) float64) func(float64, ...dptest.Option) (dptest.Report, error) {
+	m := dptest.Continuous(f)
+	return func(claim float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditRDP(m, lambda, claim, o...) }
+}
+
+func rdpInt(lambda float64, f func(r *rand.Rand, x []float64) int64) func(float64, ...dptest.Option) (dptest.Report, error) {
+	m := dptest.Discrete(f)
+	return func(claim float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditRDP(m, lambda, claim, o...) }
+}
+
+// shapes builds the grid.
+func shapes() []shape {
+	var out []shape
+	add := func(s shape) { out = append(out, s) }
+	for _, off := range []float64{1, 1e3, 1e6, 1e9, 1e12, 1e15} {
+		add(shape{"offset", fmt.Sprintf("%g+sum+N(0,1)", off), "RDP", 2, 1,
+			rdpReal(2, func(r *rand.Rand, x []float64) float64 { return off + sum(x) + r.NormFloat64() })})
+	}
+	for _, sc := range []float64{1e-300, 1e-150, 1e-30, 1e30, 1e150, 1e300} {
+		add(shape{"scale", fmt.Sprintf("%g*(sum+N(0,1))", sc), "RDP", 2, 1,
+			rdpReal(2, func(r *rand.Rand, x []float64) float64 { return sc * (sum(x) + r.NormFloat64()) })})
+	}
+	for _, b := range []float64{1, 10, 1e3, 1e5} {
+		truth := discreteLaplaceRDP(2, b, int(b))
+		add(shape{"dlaplace", fmt.Sprintf("int floor(%g*sum)+DLap(%g)", b, b), "RDP", 2, truth,
+			rdpInt(2, func(r *rand.Rand, x []float64) int64 {
+				return int64(math.Floor(b*sum(x)) + twoSidedGeometric(r, b))
+			})})
+		add(shape{"dlaplace", fmt.Sprintf("float floor(%g*sum)+DLap(%g)", b, b), "RDP", 2, truth,
+			rdpReal(2, func(r *rand.Rand, x []float64) float64 { return math.Floor(b*sum(x)) + twoSidedGeometric(r, b) })})
+	}
+	for _, w := range []float64{2, 1e6} {
+		add(shape{"bimodal", fmt.Sprintf("sum+N(0,1)+%g*Bern(1/2)", w), "RDP", 2, gaussianMixtureRDP(2, 1, 1, w),
+			rdpReal(2, func(r *rand.Rand, x []float64) float64 {
+				return sum(x) + r.NormFloat64() + w*float64(r.IntN(2))
+			})})
+	}
+	add(shape{"narrow+wide", "sum+N(0,0.3) or N(0,30)", "RDP", 2, gaussianMixtureRDP(2, 0.3, 30, 0),
+		rdpReal(2, func(r *rand.Rand, x []float64) float64 {
+			return sum(x) + r.NormFloat64()*[2]float64{0.3, 30}[r.IntN(2)]
+		})})
+	add(shape{"clamped", "clamp(x0+N(0,1),0,1)", "RDP", 2, clampedGaussianRDP(2),
+		rdpReal(2, func(r *rand.Rand, x []float64) float64 { return min(max(x[0]+r.NormFloat64(), 0), 1) })})
+	add(shape{"rounded", "round(sum+N(0,1))", "RDP", 2, roundedGaussianRDP(2),
+		rdpReal(2, func(r *rand.Rand, x []float64) float64 { return math.Round(sum(x) + r.NormFloat64()) })})
+	for _, l := range []float64{2, 5} {
+		add(shape{"cauchy", fmt.Sprintf("sum+Cauchy(1) λ=%g", l), "RDP", l, cauchyRDP(l),
+			rdpReal(l, func(r *rand.Rand, x []float64) float64 { return sum(x) + math.Tan(math.Pi*(r.Float64()-0.5)) })})
+	}
+	out = append(out, rrShapes()...)
+	for _, l := range []float64{1.01, 1.5, 2, 5, 20, 64, 256} {
+		add(shape{"gaussian", fmt.Sprintf("sum+N(0,5) λ=%g", l), "RDP", l, l / 50,
+			rdpReal(l, func(r *rand.Rand, x []float64) float64 { return sum(x) + 5*r.NormFloat64() })})
+	}
+	return append(out, dpShapes()...)
+}
+
+// rrShapes is k-ary randomized response (ε₀ = 2) of the first record's
+// category round(x₀(k−1)), at several orders.
+func rrShapes() []shape {
+	var out []shape
+	const eps0 = 2.0
+	for _, k := range []int{2, 10, 100, 1000, 10000, 100000} {
+		keep := math.Exp(eps0) / (math.Exp(eps0) + float64(k) - 1)
+		for _, l := range []float64{2, 10, 20} {
+			out = append(out, shape{"k-ary RR", fmt.Sprintf("k=%d ε₀=2 λ=%g", k, l), "RDP", l, kAryRRRDP(l, eps0, k),
+				rdpInt(l, func(r *rand.Rand, x []float64) int64 {
+					v := int64(math.Round(x[0] * float64(k-1)))
+					if r.Float64() < keep {
+						return v
+					}
+					u := int64(r.IntN(k - 1))
+					if u >= v {
+						u++
+					}
+					return u
+				})})
+		}
+	}
+	return out
+}
+
+// dpShapes are pure-DP claims: Laplace at offsets, the discrete Laplace
+// on wide integers, and a partition selection that keeps a partition of one
+// unit with probability 0.05 and of none never (infinite loss; only its
+// violated row counts).
+func dpShapes() []shape {
+	var out []shape
+	for _, off := range []float64{0, 1e11} {
+		m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+			u := r.Float64() - 0.5
+			return off + sum(x) - math.Copysign(math.Log1p(-2*math.Abs(u)), u)
+		})
+		out = append(out, shape{"DP", fmt.Sprintf("%g+sum+Lap(1)", off), "DP", 0, 1,
+			func(c float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(m, c, o...) }})
+	}
+	b := 1000.0
+	dl := dptest.Discrete(func(r *rand.Rand, x []float64) int64 { return int64(math.Floor(b*sum(x)) + twoSidedGeometric(r, b)) })
+	out = append(out, shape{"DP", "int floor(1000*sum)+DLap(1000)", "DP", 0, 1,
+		func(c float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(dl, c, o...) }})
+	keep := []float64{0, 0.05, 0.05 * (1 + math.E), 0.05 * (1 + math.E + math.E*math.E)}
+	sel := dptest.Discrete(func(r *rand.Rand, x []float64) bool {
+		units := 0
+		for _, v := range x {
+			if v >= 0.5 {
+				units++
+			}
+		}
+		return r.Float64() < keep[min(units, 3)]
+	})
+	out = append(out, shape{"DP", "partition selection (δ=0.05)", "DP", 0, math.Inf(1),
+		func(c float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(sel, c, o...) }})
+	return out
+}
