@@ -206,7 +206,6 @@ func lumped(cells []stat.Cell, group []int, groups int, t *stat.Table) []bool {
 	return out
 }
 
-
 // EndZones groups the cells of a partition table by position for a sample
 // of n outputs per side: group 0 is the run of cells from the lower open
 // end, group 2 the run from the upper one, each just long enough for both

@@ -36,12 +36,16 @@ func twoSidedGeometric(r *rand.Rand, b float64) float64 {
 
 func rdpReal(lambda float64, f func(r *rand.Rand, x []float64) float64) func(float64, ...dptest.Option) (dptest.Report, error) {
 	m := dptest.Continuous(f)
-	return func(claim float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditRDP(m, lambda, claim, o...) }
+	return func(claim float64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditRDP(m, lambda, claim, o...)
+	}
 }
 
 func rdpInt(lambda float64, f func(r *rand.Rand, x []float64) int64) func(float64, ...dptest.Option) (dptest.Report, error) {
 	m := dptest.Discrete(f)
-	return func(claim float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditRDP(m, lambda, claim, o...) }
+	return func(claim float64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditRDP(m, lambda, claim, o...)
+	}
 }
 
 // shapes builds the grid.
