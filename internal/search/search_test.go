@@ -205,3 +205,21 @@ func TestSimplifyOnlyWhenTheScreeningViolates(t *testing.T) {
 	require.Equal(t, 1, w.screens[7])
 	require.Equal(t, 2, out.PairsSearched)
 }
+
+// A pass means something only if the confirmations could have shown a
+// violation of ResolutionFactor times the claim: the fake's confirmations
+// have a gap Estimate − LowerBound of 1, so the resolution is the threshold
+// plus (z_{1−α′} + z_β)/z_{1−α′}, about 1.67 above it.
+func TestResolutionDecidesWhetherAPassMeansSomething(t *testing.T) {
+	f := &fake{bounds: map[int][2]float64{5: {1, 1}, 4: {1, 1}}}
+	out, err := Run(f, config(8, inputs(4, 5)))
+	require.NoError(t, err)
+	require.False(t, out.Violated)
+	require.InDelta(t, 9.67, out.Resolution, 0.01)
+	require.Empty(t, out.Unresolved, "9.67 ≤ 1.5·8: the pass stands")
+
+	out, err = Run(f, config(2, inputs(4, 5)))
+	require.NoError(t, err)
+	require.False(t, out.Violated)
+	require.Contains(t, out.Unresolved, "tell only values above 3.665 from the claimed 2")
+}

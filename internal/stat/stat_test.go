@@ -263,3 +263,36 @@ func GridFor(pilotX, pilotY []float64, n int) (Grid, error) {
 	slices.Sort(pooled)
 	return GridForSorted(pooled, n)
 }
+
+// A table counted again in its own cells on other draws, and pooled with
+// them: values keep their cells, values the first table never saw are
+// Unlisted, and pooling adds the counts.
+func TestCellGroupingRecountedPooled(t *testing.T) {
+	p, q := NewFreq[string](), NewFreq[string]()
+	for _, v := range []string{"a", "a", "b"} {
+		p.Add(v)
+	}
+	q.Add("b")
+	first := Tabulate(p, q)
+	g := CellGrouping(first)
+	require.Equal(t, len(first.Cells)+1, g.Groups)
+	counts, err := NewGroupCounts[string]([]Grouping{g})
+	require.NoError(t, err)
+	cp, cq := counts(), counts()
+	for _, v := range []string{"a", "c", "c"} {
+		cp.Add(v)
+	}
+	cq.Add("b")
+	held := Recounted(first, cp.In[0], cq.In[0], cp.N, cq.N)
+	byValue := map[any]Cell{}
+	for _, c := range held.Cells {
+		byValue[c.Value] = c
+	}
+	require.Equal(t, Cell{Value: "a", P: 1}, byValue["a"])
+	require.Equal(t, Cell{Value: "b", Q: 1}, byValue["b"])
+	require.Equal(t, Cell{Value: Unlisted{}, P: 2}, byValue[Unlisted{}])
+	pooled := Pooled(first, held)
+	require.Equal(t, int64(6), pooled.NP)
+	require.Equal(t, int64(2), pooled.NQ)
+	require.ElementsMatch(t, []Cell{{Value: "a", P: 3}, {Value: "b", P: 1, Q: 2}}, pooled.Cells)
+}

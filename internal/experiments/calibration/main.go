@@ -80,11 +80,13 @@ type record struct {
 	run      int
 	seed     uint64
 	violated []bool // at each of confidences
-	lbRatio  float64
-	estRatio float64
-	seconds  float64
-	checked  bool // compared with audits at the other confidences
-	mismatch int  // disagreements with AuditRDP (0 if all agree)
+	// inconclusive: the audit ended ErrInconclusive (not a false failure)
+	inconclusive bool
+	lbRatio      float64
+	estRatio     float64
+	seconds      float64
+	checked      bool // compared with audits at the other confidences
+	mismatch     int  // disagreements with AuditRDP (0 if all agree)
 }
 
 // runSeed gives every (mechanism, λ, run) its own seed.
@@ -115,10 +117,12 @@ func runOne(m mechanism, lambda float64, run int, base uint64, samples int, chec
 	t0 := time.Now()
 	rep, err := dptest.AuditRDP(m.mech, lambda, claim, opts...)
 	sec := time.Since(t0).Seconds()
-	if err != nil {
+	if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
 		return record{}, err
 	}
-	r := record{mech: m.name, lambda: lambda, run: run, seed: seed,
+	// An inconclusive audit is no false failure; its report still holds
+	// the confirmations, from which the verdicts are reconstructed.
+	r := record{mech: m.name, lambda: lambda, run: run, seed: seed, inconclusive: err != nil,
 		lbRatio: rep.LowerBound / claim, estRatio: rep.Estimate / claim, seconds: sec, checked: check}
 	for _, c := range confidences {
 		r.violated = append(r.violated, verdict(rep, c))
@@ -131,7 +135,7 @@ func runOne(m mechanism, lambda float64, run int, base uint64, samples int, chec
 	if check {
 		for i, c := range confidences[:len(confidences)-1] {
 			rc, err := dptest.AuditRDP(m.mech, lambda, claim, append(opts, dptest.Confidence(c))...)
-			if err != nil {
+			if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
 				return record{}, err
 			}
 			if rc.Violated != r.violated[i] {
@@ -322,7 +326,7 @@ func main() {
 	for _, m := range mechs {
 		for _, l := range lambdas {
 			t0 := time.Now()
-			viol := 0
+			viol, inconclusive := 0, 0
 			for i := *start; i < *start+*runs; i++ {
 				r, err := runOne(m, l, i, *seed, *samples, i < *check)
 				if err != nil {
@@ -333,12 +337,15 @@ func main() {
 				if r.violated[len(confidences)-1] {
 					viol++
 				}
+				if r.inconclusive {
+					inconclusive++
+				}
 				if rawFile != nil {
 					fmt.Fprintln(rawFile, r.tsv())
 				}
 				if done := i - *start + 1; done%25 == 0 || done == *runs {
-					fmt.Fprintf(os.Stderr, "%s %s λ=%g: %d/%d runs, %d violations at the default confidence, %.2f s/run\n",
-						time.Now().Format("15:04:05"), m.name, l, done, *runs, viol, time.Since(t0).Seconds()/float64(done))
+					fmt.Fprintf(os.Stderr, "%s %s λ=%g: %d/%d runs, %d violations at the default confidence, %d inconclusive, %.2f s/run\n",
+						time.Now().Format("15:04:05"), m.name, l, done, *runs, viol, inconclusive, time.Since(t0).Seconds()/float64(done))
 				}
 			}
 		}

@@ -42,6 +42,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -134,13 +135,16 @@ func configs() []config {
 
 // row is the outcome of the runs of one configuration.
 type row struct {
-	name      string
-	claim     float64
-	runs      int
-	detected  int
-	lbRatio   []float64
-	witnesses map[string]int
-	seconds   float64
+	name     string
+	claim    float64
+	runs     int
+	detected int
+	// inconclusive counts audits that ended ErrInconclusive: neither
+	// detected nor passed.
+	inconclusive int
+	lbRatio      []float64
+	witnesses    map[string]int
+	seconds      float64
 }
 
 func runSeed(base uint64, name string, run int) uint64 {
@@ -158,11 +162,15 @@ func measure(c config, name string, opts []dptest.Option, runs int, base uint64,
 		t := time.Now()
 		rep, err := dptest.AuditRDP(c.mech, c.lambda, c.claim, o...)
 		r.seconds += time.Since(t).Seconds()
-		if err != nil {
+		if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
 			fmt.Fprintf(os.Stderr, "%s run %d: %v\n", name, i, err)
 			os.Exit(1)
 		}
 		r.runs++
+		if err != nil {
+			r.inconclusive++ // not detected, not passed: counted apart
+			continue
+		}
 		if rep.Violated {
 			r.detected++
 		}
@@ -187,6 +195,9 @@ func (r row) print() {
 		if k > count || (k == count && w < typical) {
 			typical, count = w, k
 		}
+	}
+	if r.inconclusive > 0 {
+		fmt.Printf("%-24s %d of %d runs inconclusive (neither detected nor passed)\n", r.name, r.inconclusive, r.runs)
 	}
 	fmt.Printf("%-24s %8.4g %4d %4d %6.3f [%5.3f,%5.3f] %9.3f %7.2f  %s (%d%%)\n",
 		r.name, r.claim, r.runs, r.detected, float64(r.detected)/float64(r.runs), lo, hi,

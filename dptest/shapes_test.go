@@ -1,0 +1,161 @@
+package dptest_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// Output shapes unlike the papers' examples, each claimed well below its
+// exact divergence: every audit must find the violation or say it cannot
+// decide, never pass. Each runs at the default 1,000,000 samples (also
+// under -short) with a fixed seed; a correct claim would fail with
+// probability at most 10⁻⁴, and the broken ones are detected at every seed
+// tried (internal/experiments/robustness has the grid).
+func TestShapesNeverPassAViolation(t *testing.T) {
+	full := dptest.Samples(1_000_000)
+	sum := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return s
+	}
+	gaussianAt := func(f func(float64) float64) dptest.Mechanism[[]float64] {
+		return dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return f(sum(x) + r.NormFloat64()) })
+	}
+	cases := []struct {
+		name   string
+		audit  func() (dptest.Report, error)
+		caught bool // must be a violation; otherwise a violation or inconclusive
+	}{
+		{"offset 1e10", func() (dptest.Report, error) {
+			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e10 + v }), 2, 0.5, full, dptest.Seed(1))
+		}, true},
+		{"scale 1e-170", func() (dptest.Report, error) {
+			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e-170 * v }), 2, 0.5, full, dptest.Seed(2))
+		}, true},
+		{"modes 1e6 apart", func() (dptest.Report, error) {
+			m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+				return sum(x) + r.NormFloat64() + 1e6*float64(r.IntN(2))
+			})
+			return dptest.AuditRDP(m, 2, 0.5, full, dptest.Seed(3))
+		}, true},
+		{"discrete Laplace of scale 10⁴ on integers", func() (dptest.Report, error) {
+			return dptest.AuditRDP(discreteLaplace(1e4), 2, mechanisms.Laplace{B: 1}.RDP(2)/2, full, dptest.Seed(4))
+		}, true},
+		{"DP at offset 1e11", func() (dptest.Report, error) {
+			m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+				return 1e11 + mechanisms.Laplace{B: 1}.Sample(r, x)
+			})
+			return dptest.AuditDP(m, 0.5, full, dptest.Seed(5))
+		}, true},
+		{"10⁴-ary randomized response at λ=20", func() (dptest.Report, error) {
+			return dptest.AuditRDP(kAryRR(10_000), 20, kAryRRRDP(20, 10_000)/1.5, full, dptest.Seed(6))
+		}, true},
+		{"partition selection of infinite loss", func() (dptest.Report, error) {
+			return dptest.AuditDP(partitionSelection(), 5.5, full, dptest.Seed(7))
+		}, true},
+		{"Gaussian at λ=64", func() (dptest.Report, error) {
+			g := mechanisms.Gaussian{Sigma: 5}
+			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64)/1.5, full, dptest.Seed(8))
+		}, false},
+		{"10⁵-ary randomized response at λ=10", func() (dptest.Report, error) {
+			return dptest.AuditRDP(kAryRR(100_000), 10, kAryRRRDP(10, 100_000)/1.5, full, dptest.Seed(9))
+		}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep, err := c.audit()
+			if err != nil {
+				require.ErrorIs(t, err, dptest.ErrInconclusive)
+				require.False(t, c.caught, "inconclusive where a violation is plain: %v", err)
+				return
+			}
+			require.True(t, rep.Violated, "a violation passed: %s", rep)
+		})
+	}
+}
+
+// The same shapes claimed at their truth are not failed.
+func TestShapesAtTheirTruthDoNotFail(t *testing.T) {
+	full := dptest.Samples(1_000_000)
+	g := mechanisms.Gaussian{Sigma: 5}
+	for name, audit := range map[string]func() (dptest.Report, error){
+		"Gaussian at λ=64": func() (dptest.Report, error) {
+			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64), full, dptest.Seed(10))
+		},
+		"10⁴-ary randomized response at λ=10": func() (dptest.Report, error) {
+			return dptest.AuditRDP(kAryRR(10_000), 10, kAryRRRDP(10, 10_000), full, dptest.Seed(11))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep, err := audit()
+			if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
+				t.Fatal(err)
+			}
+			require.False(t, rep.Violated, "%s", rep)
+		})
+	}
+}
+
+// discreteLaplace is floor(b·Σx) + a two-sided geometric of scale b: its
+// RDP is the Laplace mechanism's of scale 1 up to the lattice.
+func discreteLaplace(b float64) dptest.Mechanism[[]float64] {
+	return dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		l := math.Log(math.Exp(-1 / b))
+		g := func() float64 { return math.Floor(math.Log(1-r.Float64()) / l) }
+		return int64(math.Floor(b*s) + g() - g())
+	})
+}
+
+// kAryRR reports the first record's category round(x₀(k−1)) with
+// probability e²/(e²+k−1), another uniformly otherwise.
+func kAryRR(k int) dptest.Mechanism[[]float64] {
+	keep := math.Exp(2) / (math.Exp(2) + float64(k) - 1)
+	return dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+		v := int64(math.Round(x[0] * float64(k-1)))
+		if r.Float64() < keep {
+			return v
+		}
+		u := int64(r.IntN(k - 1))
+		if u >= v {
+			u++
+		}
+		return u
+	})
+}
+
+// kAryRRRDP is D_λ between two categories of kAryRR(k): two outputs differ.
+func kAryRRRDP(lambda float64, k int) float64 {
+	pt := math.Exp(2) / (math.Exp(2) + float64(k) - 1)
+	pf := 1 / (math.Exp(2) + float64(k) - 1)
+	return math.Log(pt*math.Pow(pt/pf, lambda-1)+pf*math.Pow(pf/pt, lambda-1)+float64(k-2)*pf) / (lambda - 1)
+}
+
+// partitionSelection keeps a partition of u privacy units (records ≥ ½)
+// with probability 0, 0.05, 0.05(1+e), 0.05(1+e+e²) for u = 0, 1, 2, ≥ 3,
+// as a δ = 0.05 partition selection does: a partition of one unit is kept,
+// one of none never, so its pure-DP loss is infinite.
+func partitionSelection() dptest.Mechanism[[]float64] {
+	keep := []float64{0, 0.05, 0.05 * (1 + math.E), 0.05 * (1 + math.E + math.E*math.E)}
+	return dptest.Discrete(func(r *rand.Rand, x []float64) bool {
+		units := 0
+		for _, v := range x {
+			if v >= 0.5 {
+				units++
+			}
+		}
+		return r.Float64() < keep[min(units, 3)]
+	})
+}

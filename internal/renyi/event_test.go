@@ -1,0 +1,129 @@
+package renyi
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/dptest/dptest/internal/stat"
+)
+
+// TwoPoint against the definition and its limits.
+func TestTwoPoint(t *testing.T) {
+	for _, c := range []struct{ a, b, lambda float64 }{{0.3, 0.1, 2}, {7.4e-4, 1e-4, 20}, {0.5, 0.5, 5}, {0.01, 0.2, 1.5}} {
+		want := math.Log(math.Pow(c.a, c.lambda)*math.Pow(c.b, 1-c.lambda)+math.Pow(1-c.a, c.lambda)*math.Pow(1-c.b, 1-c.lambda)) / (c.lambda - 1)
+		require.InDelta(t, want, TwoPoint(c.a, c.b, c.lambda), 1e-12*(1+want), "%+v", c)
+	}
+	require.True(t, math.IsInf(TwoPoint(0.05, 0, 3), 1), "an event one side never produces: infinite")
+	require.InDelta(t, 0.0, TwoPoint(0.2, 0.2, 64), 1e-15)
+	// Order 10⁴ on probabilities of 10⁻³⁰⁰ stays finite (log space).
+	require.False(t, math.IsInf(TwoPoint(1e-300, 1e-301, 1e4), 0))
+}
+
+// EventBound covers: over many simulated confirmations of an event with
+// P(E) = a, Q(E) = b, the bound exceeds the true two-point divergence (so
+// the true D_λ) in at most alpha of them. With a count of zero on one side
+// the bound is large and finite.
+func TestEventBoundCovers(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 2))
+	const n, reps, alpha = 1_000_000, 4000, 0.05
+	for _, c := range []struct{ a, b, lambda float64 }{{7.4e-4, 1e-4, 20}, {7.4e-5, 1e-5, 10}, {0.3, 0.2, 2}} {
+		truth := TwoPoint(c.a, c.b, c.lambda)
+		pa, pb := distuv.Poisson{Lambda: c.a * n, Src: r}, distuv.Poisson{Lambda: c.b * n, Src: r}
+		over := 0
+		for i := 0; i < reps; i++ {
+			if EventBound(int64(pa.Rand()), n, int64(pb.Rand()), n, c.lambda, alpha).LowerBound > truth {
+				over++
+			}
+		}
+		// Binomial(4000, 0.05) exceeds 250 with probability < 10⁻⁴.
+		require.Less(t, over, 250, "%+v: %d of %d bounds above the truth %v", c, over, reps, truth)
+	}
+	e := EventBound(50_000, n, 0, n, 3, 0.007)
+	require.Greater(t, e.LowerBound, 7.0, "5%% of outputs never seen on the other side: (3 ln 0.049 − 2 ln(5.7·10⁻⁶))/2 ≈ 7.6")
+	require.False(t, math.IsInf(e.LowerBound, 0))
+	require.Equal(t, 0.0, EventBound(100, n, 100, n, 2, 0.05).LowerBound)
+}
+
+// BestEvent finds the one telling value among thousands of noise values:
+// k-ary randomized response, k = 10⁴, ε₀ = 2, at λ = 20, whose true value
+// is seen ~7 times as often under X as under Y, is the event chosen.
+func TestBestEventFindsTheTellingValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const k, n = 10_000, 100_000
+	keep := math.Exp(2) / (math.Exp(2) + k - 1)
+	draw := func(v int) int {
+		if r.Float64() < keep {
+			return v
+		}
+		u := r.IntN(k - 1)
+		if u >= v {
+			u++
+		}
+		return u
+	}
+	tab := func() *stat.Table {
+		p, q := stat.NewFreq[int](), stat.NewFreq[int]()
+		for i := 0; i < n; i++ {
+			p.Add(draw(0))
+			q.Add(draw(1))
+		}
+		return stat.Tabulate(p, q)
+	}
+	order, second := tab(), tab()
+	g := stat.CellGrouping(order)
+	pc, qc := GroupTotals(second, g)
+	held := stat.Recounted(order, pc, qc, n, n)
+	event, predicted := BestEvent(order, held, 20, 1_000_000, false, 0.007)
+	require.Greater(t, predicted, 0.5)
+	require.Equal(t, 0, event.OfValue[0], "the true value is in the event")
+	inEvent := 0
+	for _, grp := range event.OfValue {
+		if grp == 0 {
+			inEvent++
+		}
+	}
+	require.Less(t, inEvent, 5, "and few noise values with it")
+}
+
+// End zones hold the outputs at and beyond the screening's extremes: for a
+// Gaussian shift at λ = 64 nearly all the order-λ evidence sits there; at
+// λ = 2 almost none.
+func TestEndZonesAndZoneShare(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 1))
+	const n = 200_000
+	pilot := make([]float64, 0, 32_000)
+	for i := 0; i < 16_000; i++ {
+		pilot = append(pilot, 5*r.NormFloat64()+1, 5*r.NormFloat64())
+	}
+	part := stat.PartitionOf(pilot)
+	count := func(shift float64) *stat.PartitionCounts {
+		c := stat.NewPartitionCounts(part)
+		for i := 0; i < n; i++ {
+			c.Add(5*r.NormFloat64() + shift)
+		}
+		return c
+	}
+	screen := stat.TabulateCells(count(1), count(0))
+	for _, c := range []struct {
+		lambda, estimate float64
+		tail             bool
+	}{{64, 0.4, true}, {2, 0.04, false}} {
+		z := EndZones(screen, c.lambda, 1_000_000)
+		require.Equal(t, 3, z.Groups)
+		require.Equal(t, []bool{true, false, true}, z.Lumped)
+		require.Equal(t, 0, z.OfCell[0])
+		require.Equal(t, 2, z.OfCell[len(z.OfCell)-1])
+		p, q := GroupTotals(stat.TabulateCells(count(1), count(0)), z)
+		share := ZoneShare(p, q, n, c.lambda, c.estimate)
+		if c.tail {
+			require.Greater(t, share, 0.9, "λ=%v", c.lambda)
+		} else {
+			require.Less(t, share, 0.1, "λ=%v", c.lambda)
+		}
+	}
+	require.Equal(t, 0, EndZones(stat.Counted([]int64{1}, []int64{1}, 1, 1), 2, 10).Groups, "values have no ends")
+}
