@@ -168,7 +168,10 @@ type candidates[D any] struct {
 	gen      *rapid.Generator[fixtures.Pair[D]]
 	n        int // pairs drawn from gen per run
 	simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
-	drawn    map[uint64][]search.Input[D]
+	// ranged: the simplifier is the default one, which simplifies within
+	// the range of the candidates' records (simplifierFor).
+	ranged bool
+	drawn  map[uint64][]search.Input[D]
 }
 
 // candidatesOf gathers the candidates: explicit pairs (options, then the
@@ -189,10 +192,11 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 	if len(pairs) == 0 && gen == nil {
 		pairs, gen = fixtures.Defaults[D]()
 	}
+	ranged := simplify == nil
 	if simplify == nil {
 		simplify = fixtures.Simplifier[D]()
 	}
-	cs := &candidates[D]{pairs: pairs, drawn: make(map[uint64][]search.Input[D])}
+	cs := &candidates[D]{pairs: pairs, drawn: make(map[uint64][]search.Input[D]), ranged: ranged}
 	if simplify != nil && p.Claim.Kind != plan.KindDataCentric { // the level of one dataset: nothing to simplify
 		cs.simplify = func(q fixtures.Pair[D]) (out []fixtures.Pair[D], err error) {
 			defer recoverInto(&err, "the simplifier")
@@ -206,6 +210,38 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 		return cs, ErrNoCandidates{Type: typeName[D]()}
 	}
 	return cs, nil
+}
+
+// simplifierFor returns the simplifier of a run: the user's, or, by
+// default, fixtures.SimplifyFloatsWithin / SimplifyIntsWithin over the
+// range of the records of the run's candidates (so that a witness in
+// [−1, 1]^m is simplified toward −1 and 1, not 0 and 1). The records where
+// X and Y differ are moved only when every candidate is a substitution
+// pair differing in one record, the relation those moves keep; pairs that
+// differ in several records (query answers, whose neighbour relation
+// bounds each difference) keep them.
+func (cs *candidates[D]) simplifierFor(in []search.Input[D]) func(fixtures.Pair[D]) ([]fixtures.Pair[D], error) {
+	if cs.simplify == nil || !cs.ranged {
+		return cs.simplify
+	}
+	lo, hi, ok := recordRange(in)
+	if !ok {
+		return cs.simplify
+	}
+	var f any
+	switch any(*new(D)).(type) {
+	case []float64:
+		f = fixtures.SimplifyFloatsWithin(lo, hi)
+	case []int:
+		f = fixtures.SimplifyIntsWithin(int(lo), int(hi))
+	default:
+		return cs.simplify
+	}
+	simplify := f.(func(fixtures.Pair[D]) []fixtures.Pair[D])
+	if !singleSubstitutions(in) {
+		simplify = keepDiffering(simplify)
+	}
+	return func(q fixtures.Pair[D]) ([]fixtures.Pair[D], error) { return simplify(q), nil }
 }
 
 // inputs lists a run's candidates: the explicit pairs, then the pairs its
@@ -253,9 +289,10 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if err != nil {
 		return err
 	}
+	rep.Searched = describePairs(in)
 	cfg := search.Config[D]{
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
-		Candidates: in, Simplify: cs.simplify,
+		Candidates: in, Simplify: cs.simplifierFor(in),
 	}
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
@@ -294,6 +331,7 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 	best := out.Best
 	rep.Estimate, rep.LowerBound, rep.Violated = best.Estimate(), best.Bound(), out.Violated
 	rep.Resolution = out.Resolution
+	rep.Unbounded = best.Confirmations[0].Unbounded && best.Confirmations[1].Unbounded
 	rep.Witness = best.Pair
 	rep.Direction = out.Direction(best)
 	finding(best.Finding)

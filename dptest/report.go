@@ -29,12 +29,19 @@ type Report struct {
 	// the widest confirmation's standard error. An audit whose resolution
 	// exceeds 1.5 times the claim is inconclusive, not passed.
 	Resolution float64
+	// Unbounded is set when both confirmations of the witness counted its
+	// event under one dataset only: the divergence (RDP) or loss (DP) is
+	// infinite, and LowerBound is only what the sample size can show.
+	Unbounded bool
 	Violated   bool
 	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
 	// typed.
 	Witness       any
 	Samples       int // confirming sample size per side
 	PairsSearched int
+	// Searched names the neighbour relation and the domain of the
+	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.
+	Searched string
 	Seed          uint64
 	Elapsed       time.Duration
 	// Calls is the number of mechanism calls the audit made, pilots
@@ -185,6 +192,9 @@ func (r Report) String() string {
 	if e.Location != nil {
 		fmt.Fprintf(&b, "    at output:    %s\n", value(e.Location))
 	}
+	if e.Unbounded {
+		fmt.Fprintf(&b, "    unbounded:    the event occurred under one dataset only, in both confirmations: the loss is infinite; the bound is what %s samples can show\n", thousands(e.Samples))
+	}
 	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", e.PairsSearched, e.Confirmed)
 	if r.Short {
 		fmt.Fprintf(&b, "    note:         -short reduced the sample sizes\n")
@@ -203,8 +213,8 @@ func (r Report) successLine() string {
 		return fmt.Sprintf("[dptest] %s holds on the samples: lower bound %s (estimate %s) at %s confidence",
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
-	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; a true value of %s or more would have been caught (90%%); %d pairs searched, %s samples per side, %s",
-		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
+	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; a true value of %s or more would have been caught (90%%); %d pairs searched (%s), %s samples per side, %s",
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
 	if r.Short {
 		s += " (-short: reduced sample sizes)"
 	}

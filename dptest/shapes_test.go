@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/mechanisms"
+	"pgregory.net/rapid"
 )
 
 // Output shapes unlike the papers' examples, each claimed well below its
@@ -79,6 +81,10 @@ func TestShapesNeverPassAViolation(t *testing.T) {
 				return
 			}
 			require.True(t, rep.Violated, "a violation passed: %s", rep)
+			if c.name == "partition selection of infinite loss" {
+				require.True(t, rep.Unbounded)
+				require.Contains(t, rep.String(), "the loss is infinite")
+			}
 		})
 	}
 }
@@ -158,4 +164,30 @@ func partitionSelection() dptest.Mechanism[[]float64] {
 		}
 		return r.Float64() < keep[min(units, 3)]
 	})
+}
+
+// Data in [−1, 1]: the search simplifies and improves within the range of
+// the user's records, so the witness of Σx + N(0, 1) differs by 2 (−1
+// against 1), its true D₂ = 4, and a claim of 2.5 fails; simplification
+// toward the old [0, 1] extremes would have shown a difference of 1
+// (D₂ = 1) at best.
+func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return s + r.NormFloat64()
+	})
+	gen := fixtures.Substitution(rapid.Float64Range(-1, 1), 10, 10)
+	rep, err := dptest.AuditRDP(m, 2, 2.5, dptest.Neighbors(gen), dptest.Seed(12))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	w, ok := dptest.WitnessOf[[]float64](rep)
+	require.True(t, ok)
+	gap := 0.0
+	for i := range w.X {
+		gap = max(gap, math.Abs(w.X[i]-w.Y[i]))
+	}
+	require.Equal(t, 2.0, gap, "witness %v", w)
 }

@@ -190,7 +190,8 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		} else if r, _, err = renyi.Both(stat.Counted(cp, cq, n, n), par); err != nil {
 			return xy, yx, err
 		}
-		score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound}
+		score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound,
+			Unbounded: f.Event && cp[0] > 0 && cq[0] == 0}
 		if zp != nil {
 			score.Lumped = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 		}
@@ -254,7 +255,9 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 		return xy, yx, err
 	}
 	n := int64(st.Samples)
-	score := func(b local.Bound) Score { return Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound} }
+	score := func(b local.Bound) Score {
+		return Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0}
+	}
 	k := 0
 	if sxy != nil {
 		xy = score(local.CountBound(cx[k][0], n, cy[k][0], n, alpha))

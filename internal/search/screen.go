@@ -14,6 +14,10 @@ import (
 // maxSimplify caps the screenings spent on simplifying the best pair.
 const maxSimplify = 24
 
+// MaxImprove caps the screenings spent improving the best pair when no
+// screening shows a violation yet.
+const MaxImprove = 4
+
 // SimplifySlack is the relative loss of screening estimate a simpler pair
 // may show and still replace the best one (besides two standard errors of
 // the difference). The standard error of a local DP screening is that of the
@@ -162,6 +166,32 @@ func (s *screening[D, F]) simplify() error {
 	})
 	s.cands = append([]Candidate[D, F]{best}, slices.Delete(s.cands, i, i+1)...)
 	sortByRank(s.cands[1:])
+	return nil
+}
+
+// improve screens, when the best candidate does not yet show a violation,
+// up to MaxImprove of the simplifier's proposals for its pair, last first:
+// the default simplifiers list last the moves of the records where X and Y
+// differ to the extremes of the candidates' range, the moves that can make
+// a pair more divergent (a mechanism that clips at a record's value, found
+// on a pair whose records differ by less than the range). The proposals
+// join the candidates and the ranking like any screened pair; their
+// screenings are fresh, so a proposal leads only on its own evidence.
+func (s *screening[D, F]) improve() error {
+	zTrigger := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	if s.cfg.Simplify == nil || s.violates(s.cands[0], zTrigger) {
+		return nil
+	}
+	proposals, err := s.proposals(s.cands[0].Pair)
+	if err != nil {
+		return err
+	}
+	for i, tries := len(proposals)-1, 0; i >= 0 && tries < MaxImprove; i, tries = i-1, tries+1 {
+		if err := s.screen(proposals[i], "improved"); err != nil {
+			return err
+		}
+	}
+	sortByRank(s.cands)
 	return nil
 }
 

@@ -41,6 +41,11 @@ type Score struct {
 	// rests on groups whose inner structure the counts cannot show
 	// (renyi.LumpedShare); see [Outcome.Unresolved].
 	Lumped float64
+	// Unbounded is set when the confirmation counted its event on the
+	// first dataset's side only: an output one dataset produces and the
+	// other never did, infinite loss (the bound is what the sample size
+	// can show of it).
+	Unbounded bool
 	// Unresolved, if not empty, is why this confirmation cannot show a
 	// claim holds whatever its bound (see [Outcome.Unresolved]).
 	Unresolved string
@@ -146,6 +151,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	start := time.Now()
 	s := newScreening(crit, cfg)
 	if err := s.screenAll(); err != nil {
+		return Outcome[D, F]{}, err
+	}
+	if err := s.improve(); err != nil {
 		return Outcome[D, F]{}, err
 	}
 	if err := s.simplify(); err != nil {

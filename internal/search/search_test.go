@@ -195,15 +195,32 @@ func TestSimplifyComparesWithAFreshScreening(t *testing.T) {
 }
 
 // Without a violation at the trigger level, no screening is spent on
-// simplification.
-func TestSimplifyOnlyWhenTheScreeningViolates(t *testing.T) {
-	w := &winnersCurse{estimates: map[int][]float64{7: {2.01}, 3: {1}}, screens: map[int]int{}}
-	cfg := config(2, inputs(3, 7))
-	cfg.Simplify = func(fixtures.Pair[int]) ([]fixtures.Pair[int], error) { return []fixtures.Pair[int]{{X: 1}}, nil }
-	out, err := Run(w, cfg)
-	require.NoError(t, err)
-	require.Equal(t, 1, w.screens[7])
-	require.Equal(t, 2, out.PairsSearched)
+// simplification; the best pair's proposals are screened as improvements
+// (up to MaxImprove, last first) and join the ranking on their own
+// screenings: a proposal less divergent than the best stays behind it, a
+// more divergent one leads.
+func TestImproveWhenTheScreeningDoesNotViolate(t *testing.T) {
+	for _, tc := range []struct {
+		proposal float64
+		wantLead int
+	}{{1.5, 7}, {5, 1}} {
+		w := &winnersCurse{estimates: map[int][]float64{7: {2.01}, 3: {1}, 1: {tc.proposal}, 2: {0.5}}, screens: map[int]int{}}
+		cfg := config(2, inputs(3, 7))
+		proposed := 0
+		cfg.Simplify = func(fixtures.Pair[int]) ([]fixtures.Pair[int], error) {
+			proposed++
+			return []fixtures.Pair[int]{{X: 2}, {X: 1}}, nil
+		}
+		out, err := Run(w, cfg)
+		require.NoError(t, err)
+		require.Equal(t, tc.wantLead, out.Confirmed[0].Pair.X)
+		if tc.wantLead == 7 {
+			require.Equal(t, 1, w.screens[7], "no reference screening: nothing is simplified")
+			require.Equal(t, 1, proposed)
+			require.Equal(t, 1, w.screens[1], "the last proposal is screened")
+			require.Equal(t, 4, out.PairsSearched)
+		} // otherwise the violation the improvement found is simplified next
+	}
 }
 
 // A pass means something only if the confirmations could have shown a

@@ -1,0 +1,28 @@
+package dptest
+
+import (
+	"testing"
+
+	req "github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/search"
+)
+
+func TestDescribePairs(t *testing.T) {
+	in := func(ps ...fixtures.Pair[[]float64]) []search.Input[[]float64] {
+		var out []search.Input[[]float64]
+		for _, p := range ps {
+			out = append(out, search.Input[[]float64]{Pair: p})
+		}
+		return out
+	}
+	req.Equal(t, "substitution pairs in [0, 1]^10", describePairs(in(fixtures.Canonical(10))))
+	req.Equal(t, "substitution pairs in [-1, 0.5]^2", describePairs(in(fixtures.Pair[[]float64]{X: []float64{-1, 0.5}, Y: []float64{0.25, 0.5}})))
+	req.Equal(t, "add/remove pairs of 1 to 2 records in [3, 4]", describePairs(in(fixtures.Pair[[]float64]{X: []float64{3, 4}, Y: []float64{3}})))
+	req.Equal(t, "neighbouring pairs of 1 to 3 records in [0, 2]", describePairs(in(fixtures.Pair[[]float64]{X: []float64{0, 1, 2}, Y: []float64{0}})))
+	ints := []search.Input[[]int]{{Pair: fixtures.Pair[[]int]{X: []int{5, 7}, Y: []int{5, 9}}}}
+	req.Equal(t, "substitution pairs in [5, 9]^2", describePairs(ints))
+	strs := []search.Input[string]{{Pair: fixtures.Pair[string]{X: "a", Y: "b"}}}
+	req.Equal(t, "pairs of string", describePairs(strs))
+}
