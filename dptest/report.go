@@ -33,7 +33,7 @@ type Report struct {
 	// event under one dataset only: the divergence (RDP) or loss (DP) is
 	// infinite, and LowerBound is only what the sample size can show.
 	Unbounded bool
-	Violated   bool
+	Violated  bool
 	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
 	// typed.
 	Witness       any
@@ -42,8 +42,8 @@ type Report struct {
 	// Searched names the neighbour relation and the domain of the
 	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.
 	Searched string
-	Seed          uint64
-	Elapsed       time.Duration
+	Seed     uint64
+	Elapsed  time.Duration
 	// Calls is the number of mechanism calls the audit made, pilots
 	// included.
 	Calls int64
