@@ -52,7 +52,23 @@
 // default), and the normal approximations behind the bounds are needed only
 // at α′ ≈ 0.7%. Selection and confirmation never share samples. A DP claim
 // splits α between its local audit and its Rényi cross-check; the report's
-// Settings list the split.
+// Settings list the split. A Rényi confirmation bounds either cells grouped
+// by their ratio (the plug-in of [KAD24]) or one event of the most telling
+// outputs, exactly (Clopper–Pearson bounds on its two probabilities, valid
+// at any count, infinite loss included); the screening chooses, per
+// direction, on draws it did not choose the cells with.
+//
+// # Inconclusive
+//
+// A claim that is not violated passes only if the audit could have seen a
+// violation: the success line states the resolution (the smallest true
+// value the confirmations would have caught with probability about 90%),
+// and an audit whose resolution exceeds 1.5 times the claim, whose order-λ
+// evidence lies mostly beyond the most extreme outputs it saw, whose
+// discrete outputs repeat too rarely to be screened one by one, or whose
+// time ran out ends inconclusive: [ErrInconclusive], never a pass. Require*
+// and Check* fail the test with the reason and the remedy unless
+// [AllowInconclusive] turns it into a skip.
 //
 // # Options and flags
 //

@@ -114,7 +114,6 @@ func TestEndZonesAndZoneShare(t *testing.T) {
 	}{{64, 0.4, true}, {2, 0.04, false}} {
 		z := EndZones(screen, c.lambda, 1_000_000)
 		require.Equal(t, 3, z.Groups)
-		require.Equal(t, []bool{true, false, true}, z.Lumped)
 		require.Equal(t, 0, z.OfCell[0])
 		require.Equal(t, 2, z.OfCell[len(z.OfCell)-1])
 		p, q := GroupTotals(stat.TabulateCells(count(1), count(0)), z)

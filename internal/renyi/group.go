@@ -113,11 +113,7 @@ func orderCells(t *stat.Table, n int, reverse bool) []keyed {
 // partition, by value otherwise, values the screening never saw to the
 // last group.
 func grouping(t *stat.Table, ks []keyed, group []int, groups int) stat.Grouping {
-	ordered := make([]stat.Cell, len(ks))
-	for i, k := range ks {
-		ordered[i] = k.cell
-	}
-	out := stat.Grouping{Groups: groups, Partition: t.Partition, Lumped: lumped(ordered, group, groups, t)}
+	out := stat.Grouping{Groups: groups, Partition: t.Partition}
 	if t.Partition != nil {
 		out.OfCell = make([]int, t.Partition.Cells())
 		for i, k := range ks {
@@ -168,51 +164,13 @@ func GroupTotals(t *stat.Table, g stat.Grouping) (p, q []int64) {
 	return p, q
 }
 
-// LumpedShare returns the share of Î = Σ p̂^λ q̂^{1−λ} over the groups of
-// counts p, q (of n outputs per side) that the grouping marks lumped: how
-// much of the estimate rests on groups whose inner structure is unseen. An
-// empty q count is taken as ½.
-func LumpedShare(p, q []int64, n int64, lambda float64, lumped []bool) float64 {
-	var all, in []float64
-	for g := range p {
-		if p[g] == 0 {
-			continue
-		}
-		qg := max(float64(q[g]), 0.5)
-		l := lambda*math.Log(float64(p[g])/float64(n)) + (1-lambda)*math.Log(qg/float64(n))
-		all = append(all, l)
-		if lumped[g] {
-			in = append(in, l)
-		}
-	}
-	if len(in) == 0 {
-		return 0
-	}
-	return math.Exp(numeric.LogSumExp(in) - numeric.LogSumExp(all))
-}
-
-// lumped marks the groups that hold a cell reaching ±Inf: what such a
-// group counts lies partly beyond every output the screening saw.
-func lumped(cells []stat.Cell, group []int, groups int, t *stat.Table) []bool {
-	out := make([]bool, groups)
-	if t.Partition == nil {
-		return out
-	}
-	for i, c := range cells {
-		if c.P+c.Q > 0 && t.Partition.Open(c.Value.(int)) {
-			out[group[i]] = true
-		}
-	}
-	return out
-}
-
 // EndZones groups the cells of a partition table by position for a sample
 // of n outputs per side: group 0 is the run of cells from the lower open
 // end, group 2 the run from the upper one, each just long enough for both
 // sides to expect GroupCount·λ² of the n outputs (the table's counts,
 // scaled; a partition with fewer cells than that gives no zones), group 1
 // the cells between. Zones are the outputs at and beyond the extremes the
-// screening saw; both are marked Lumped. For a table of values it returns
+// screening saw. For a table of values it returns
 // a grouping of no groups: values have no open end.
 func EndZones(t *stat.Table, lambda float64, n int) stat.Grouping {
 	if t.Partition == nil {
@@ -237,7 +195,7 @@ func EndZones(t *stat.Table, lambda float64, n int) stat.Grouping {
 	if lo < 0 || hi < 0 || lo >= hi {
 		return stat.Grouping{}
 	}
-	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells)), Lumped: []bool{true, false, true}}
+	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells))}
 	for i := range g.OfCell {
 		switch {
 		case i <= lo:

@@ -193,7 +193,7 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound,
 			Unbounded: f.Event && cp[0] > 0 && cq[0] == 0}
 		if zp != nil {
-			score.Lumped = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
+			score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 		}
 		if f.SparseValues > 0 {
 			score.Unresolved = fmt.Sprintf("the outputs are numbers seen about %.3g times each in the screening: a divergence held by single values is screened by too few draws to be seen, and ranges of values (which found none) only see one that changes smoothly with the value", f.SparseValues)

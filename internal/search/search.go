@@ -37,10 +37,11 @@ type Criterion[D, F any] interface {
 // lower bound.
 type Score struct {
 	Estimate, StdErr, LowerBound float64
-	// Lumped is, for a Rényi confirmation, the share of the estimate that
-	// rests on groups whose inner structure the counts cannot show
-	// (renyi.LumpedShare); see [Outcome.Unresolved].
-	Lumped float64
+	// TailShare is, for a Rényi confirmation of real or ranged outputs, the
+	// share of the order-λ evidence in the end zones at and beyond the
+	// screening's most extreme outputs (renyi.ZoneShare); see
+	// [Outcome.Unresolved].
+	TailShare float64
 	// Unbounded is set when the confirmation counted its event on the
 	// first dataset's side only: an output one dataset produces and the
 	// other never did, infinite loss (the bound is what the sample size
@@ -117,9 +118,11 @@ type Outcome[D, F any] struct {
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
 	// Unresolved, when the claim is not violated, says why the audit cannot
-	// tell: for a confirmed candidate, more than UnresolvedShare of its
-	// estimate rests, in both confirmations, on groups reaching beyond the
-	// outputs the screening saw.
+	// tell: a confirmation's own reason (Score.Unresolved: values too rare
+	// to screen one by one); more than UnresolvedShare of a confirmed
+	// candidate's order-λ evidence, in either confirmation, in the end
+	// zones beyond the screening's extremes (Score.TailShare); or a
+	// Resolution above ResolutionFactor times the threshold.
 	Unresolved string
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
@@ -177,14 +180,15 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		s.logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%) at level %.3g each",
 			c.Source, out.Direction(c), c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound,
 			c.Confirmations[0].Estimate, c.Confirmations[1].Estimate,
-			100*c.Confirmations[0].Lumped, 100*c.Confirmations[1].Lumped, out.PerConfirm)
+			100*c.Confirmations[0].TailShare, 100*c.Confirmations[1].TailShare, out.PerConfirm)
 	}
 	out.Elapsed = time.Since(start)
 	return out, nil
 }
 
-// UnresolvedShare is the share of a confirmed estimate resting on lumped
-// groups above which a bound below the claim is no evidence that it holds.
+// UnresolvedShare is the TailShare, in either confirmation of a confirmed
+// candidate, above which a bound below the claim is no evidence that it
+// holds.
 const UnresolvedShare = 0.5
 
 // unresolved explains why confirmed candidates cannot tell, or is empty.
@@ -193,8 +197,8 @@ func unresolved[D, F any](confirmed []Candidate[D, F]) string {
 		if why := c.Confirmations[0].Unresolved; why != "" {
 			return why
 		}
-		if s := max(c.Confirmations[0].Lumped, c.Confirmations[1].Lumped); s > UnresolvedShare {
-			return fmt.Sprintf("%.0f%% of the estimate on X=%v Y=%v rests on outputs beyond those the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y)
+		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
+			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y)
 		}
 	}
 	return ""

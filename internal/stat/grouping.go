@@ -17,9 +17,6 @@ type Grouping struct {
 	// screening never saw) is in group Unlisted.
 	OfValue  map[any]int
 	Unlisted int
-	// Lumped marks the groups that hold a cell reaching ±Inf: what such a
-	// group counts lies partly beyond every output the screening saw.
-	Lumped []bool
 }
 
 // GroupCounts is the statistic of one or more groupings: In[k][g] of the N
@@ -174,14 +171,12 @@ func CellGrouping(t *Table) Grouping {
 		for i := range g.OfCell {
 			g.OfCell[i] = i
 		}
-		g.Lumped = make([]bool, g.Groups)
 		return g
 	}
 	g := Grouping{Groups: len(t.Cells) + 1, OfValue: make(map[any]int, len(t.Cells)), Unlisted: len(t.Cells)}
 	for i, c := range t.Cells {
 		g.OfValue[c.Value] = i
 	}
-	g.Lumped = make([]bool, g.Groups)
 	return g
 }
 
