@@ -30,8 +30,9 @@ type Report struct {
 	// exceeds 1.5 times the claim is inconclusive, not passed.
 	Resolution float64
 	// Unbounded is set when both confirmations of the witness counted its
-	// event under one dataset only: the divergence (RDP) or loss (DP) is
-	// infinite, and LowerBound is only what the sample size can show.
+	// event under one dataset only, as an infinite divergence (RDP) or loss
+	// (DP) would show; LowerBound is then only what the sample size can
+	// show.
 	Unbounded bool
 	Violated  bool
 	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
@@ -193,7 +194,7 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "    at output:    %s\n", value(e.Location))
 	}
 	if e.Unbounded {
-		fmt.Fprintf(&b, "    unbounded:    the event occurred under one dataset only, in both confirmations: the loss is infinite; the bound is what %s samples can show\n", thousands(e.Samples))
+		fmt.Fprintf(&b, "    unbounded:    the event never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", thousands(e.Samples))
 	}
 	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", e.PairsSearched, e.Confirmed)
 	if r.Short {

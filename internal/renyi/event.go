@@ -28,33 +28,37 @@ func TwoPoint(a, b, lambda float64) float64 {
 }
 
 // EventBound bounds D_λ(P ‖ Q) from below at level alpha from one event E
-// counted cp times in np draws of P and cq times in nq draws of Q. By the
-// data-processing inequality D_λ(P ‖ Q) ≥ D_λ(P(E) ‖ Q(E)) (TwoPoint); that
-// two-point divergence is jointly convex in (a, b) = (P(E), Q(E)) with its
-// minimum 0 on a = b, so over the rectangle of the exact Clopper–Pearson
-// bounds [a₋, a₊] × [b₋, b₊], each at level alpha/2, its least value is
-// TwoPoint(a₋, b₊) when a₋ > b₊, TwoPoint(a₊, b₋) when a₊ < b₋, and 0
-// otherwise. The bound needs no normal approximation and no count per cell:
-// an output of order λ's tail seen a hundred times, or an output one side
-// never produced (infinite loss), is bounded as exactly as a common one.
+// counted cp times in np draws of P and cq times in nq draws of Q, for an
+// event chosen because P(E) > Q(E). By the data-processing inequality
+// D_λ(P ‖ Q) ≥ D_λ(P(E) ‖ Q(E)) (TwoPoint). For a = P(E) ≥ b = Q(E) the
+// two-point divergence increases in a and decreases in b (each one-sided
+// section of a convex function with its minimum 0 at a = b), so with the
+// exact one-sided Clopper–Pearson bounds a ≥ a₋ and b ≤ b₊, each at level
+// alpha/2, it is at least TwoPoint(a₋, b₊) when a₋ > b₊, and the bound is
+// 0 otherwise: it exceeds the truth with probability at most alpha. It
+// needs no normal approximation and no count per cell: an output of order
+// λ's tail seen a hundred times, or an output one side never produced, is
+// bounded as exactly as a common one.
 //
 // The estimate is the two-point divergence of the frequencies, a count of
-// zero taken as ½; StdErr is (Estimate − LowerBound)/z_{1−alpha}, the
-// standard error a normal bound of the same width would have.
+// zero taken as ½. StdErr is half the width, in units of z_{1−alpha}, of
+// the interval from the bound to the largest two-point divergence of the
+// rectangle [a₋, a₊] × [b₋, b₊] (its corners (a₊, b₋) and (a₋, b₊)): the
+// standard error a normal interval of that width would have, which sets
+// the audit's resolution (+Inf for an event never seen, whose divergence
+// the counts cannot limit).
 func EventBound(cp, np, cq, nq int64, lambda, alpha float64) Result {
 	aLo, aHi := numeric.BinomialLower(cp, np, alpha/2), numeric.BinomialUpper(cp, np, alpha/2)
 	bLo, bHi := numeric.BinomialLower(cq, nq, alpha/2), numeric.BinomialUpper(cq, nq, alpha/2)
 	lb := 0.0
-	switch {
-	case aLo > bHi:
+	if aLo > bHi {
 		lb = TwoPoint(aLo, bHi, lambda)
-	case aHi < bLo:
-		lb = TwoPoint(aHi, bLo, lambda)
 	}
+	up := max(TwoPoint(aHi, bLo, lambda), TwoPoint(aLo, bHi, lambda))
 	half := func(c, n int64) float64 { return min(max(float64(c), 0.5), float64(n)-0.5) / float64(n) }
 	est := max(TwoPoint(half(cp, np), half(cq, nq), lambda), lb)
 	return Result{
-		Estimate: est, LowerBound: lb, StdErr: (est - lb) / numeric.UpperNormalQuantile(alpha),
+		Estimate: est, LowerBound: lb, StdErr: (up - lb) / (2 * numeric.UpperNormalQuantile(alpha)),
 		Lambda: lambda, Alpha: alpha, NP: np, NQ: nq, Support: 2,
 	}
 }
@@ -69,7 +73,8 @@ func EventBound(cp, np, cq, nq int64, lambda, alpha float64) Result {
 // Predicting on other draws than those that ordered the cells keeps the
 // largest of thousands of noisy ratios from looking like an event. It
 // returns the event as a grouping of two groups, E first, and the predicted
-// bound (0, and E empty, when no prefix predicts one).
+// bound; with no prefix predicting a positive bound, E is empty and the
+// prediction 0, and the caller should not choose the event.
 func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alpha float64) (stat.Grouping, float64) {
 	ks := orderCells(order, n, reverse)
 	counts := make(map[any][2]float64, len(held.Cells))

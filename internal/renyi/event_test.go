@@ -112,7 +112,8 @@ func TestEndZonesAndZoneShare(t *testing.T) {
 		lambda, estimate float64
 		tail             bool
 	}{{64, 0.4, true}, {2, 0.04, false}} {
-		z := EndZones(screen, c.lambda, 1_000_000)
+		z, ok := EndZones(screen, c.lambda, 1_000_000)
+		require.True(t, ok)
 		require.Equal(t, 3, z.Groups)
 		require.Equal(t, 0, z.OfCell[0])
 		require.Equal(t, 2, z.OfCell[len(z.OfCell)-1])
@@ -124,5 +125,9 @@ func TestEndZonesAndZoneShare(t *testing.T) {
 			require.Less(t, share, 0.1, "λ=%v", c.lambda)
 		}
 	}
-	require.Equal(t, 0, EndZones(stat.Counted([]int64{1}, []int64{1}, 1, 1), 2, 10).Groups, "values have no ends")
+	z, ok := EndZones(stat.Counted([]int64{1}, []int64{1}, 1, 1), 2, 10)
+	require.True(t, ok, "values have no ends")
+	require.Equal(t, 0, z.Groups)
+	_, ok = EndZones(screen, 256, 100_000)
+	require.False(t, ok, "2·256² outputs per side and end are more than 100,000 draws hold")
 }

@@ -170,11 +170,13 @@ func GroupTotals(t *stat.Table, g stat.Grouping) (p, q []int64) {
 // sides to expect GroupCount·λ² of the n outputs (the table's counts,
 // scaled; a partition with fewer cells than that gives no zones), group 1
 // the cells between. Zones are the outputs at and beyond the extremes the
-// screening saw. For a table of values it returns
-// a grouping of no groups: values have no open end.
-func EndZones(t *stat.Table, lambda float64, n int) stat.Grouping {
+// screening saw. For a table of values it returns a grouping of no groups
+// and true: values have no open end. For a partition whose ends cannot
+// hold that many outputs (λ large for n) it returns no groups and false:
+// the tail the order λ weights cannot be examined at all.
+func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if t.Partition == nil {
-		return stat.Grouping{}
+		return stat.Grouping{}, true
 	}
 	cells := allCells(t)
 	need := GroupCount * lambda * lambda
@@ -193,7 +195,7 @@ func EndZones(t *stat.Table, lambda float64, n int) stat.Grouping {
 	}
 	lo, hi := zone(0, 1), zone(len(cells)-1, -1)
 	if lo < 0 || hi < 0 || lo >= hi {
-		return stat.Grouping{}
+		return stat.Grouping{}, false
 	}
 	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells))}
 	for i := range g.OfCell {
@@ -206,7 +208,7 @@ func EndZones(t *stat.Table, lambda float64, n int) stat.Grouping {
 			g.OfCell[i] = 1
 		}
 	}
-	return g
+	return g, true
 }
 
 // ZoneShare returns the share of the order-λ evidence that lies in the end

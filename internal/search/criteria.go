@@ -31,8 +31,11 @@ func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, co
 }
 
 // RenyiFinding is what the screening of one direction found: its estimate
-// on the screening's groups, the grouping a confirmation counts, and
-// whether that grouping is one event (its first group) bounded by
+// on the held-out half (for groups: on the groups fixed for the held-out
+// size; the grouping confirmed is fixed on both halves pooled, for the
+// confirmation's size, so the prediction is of a slightly coarser
+// grouping than the one confirmed), the grouping a confirmation counts,
+// and whether that grouping is one event (its first group) bounded by
 // renyi.EventBound rather than groups bounded by the plug-in.
 type RenyiFinding struct {
 	Screening renyi.Result
@@ -43,6 +46,10 @@ type RenyiFinding struct {
 	// at or beyond the screening's extremes (renyi.ZoneShare); no groups
 	// for a table of values.
 	Zones stat.Grouping
+	// Unreachable: the partition's ends cannot hold the 2λ² outputs per
+	// side an end zone needs at the confirmation's size (renyi.EndZones),
+	// so the tail the order λ weights cannot be examined.
+	Unreachable bool
 	// SparseValues, for numbers seen too rarely to be told apart one by
 	// one (stat.Table.Values), is the mean pooled count per value of the
 	// screening's first half; 0 otherwise.
@@ -63,6 +70,10 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	if err != nil {
 		return xy, yx, err
 	}
+	sparse := 0.0
+	if v := orders[0].Values; v != nil {
+		sparse = float64(v.NP+v.NQ) / float64(len(v.Cells))
+	}
 	var out [2]Screened[RenyiFinding]
 	for d, reverse := range []bool{false, true} {
 		for k := range orders {
@@ -70,10 +81,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 			if err != nil {
 				return xy, yx, err
 			}
-			if orders[0].Values != nil {
-				v := orders[0].Values
-				s.Finding.SparseValues = float64(v.NP+v.NQ) / float64(len(v.Cells))
-			}
+			s.Finding.SparseValues = sparse
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
 			}
@@ -137,8 +145,8 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	z := numeric.UpperNormalQuantile(c.alpha)
 	grouped := r.Estimate - z*r.StdErr*math.Sqrt(float64(n)/float64(c.confirm))
 	event, predicted := renyi.BestEvent(order, held, par.Lambda, c.confirm, reverse, c.alpha)
-	zones := renyi.EndZones(order, par.Lambda, c.confirm)
-	if predicted > grouped {
+	zones, reachable := renyi.EndZones(order, par.Lambda, c.confirm)
+	if predicted > 0 && predicted > grouped {
 		tp, tq := renyi.GroupTotals(held, event)
 		p, q, np, nq := tp[0], tq[0], held.NP, held.NQ
 		if reverse {
@@ -146,10 +154,10 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
 		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted}
-		return Screened[RenyiFinding]{score, RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones}}, nil
+		return Screened[RenyiFinding]{score, RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped}
-	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(stat.Pooled(order, held), par.Lambda, c.confirm, reverse), Zones: zones}}, nil
+	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(stat.Pooled(order, held), par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
 }
 
 func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding) (xy, yx Score, err error) {
@@ -194,6 +202,9 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 			Unbounded: f.Event && cp[0] > 0 && cq[0] == 0}
 		if zp != nil {
 			score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
+		}
+		if f.Unreachable {
+			score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, and %d draws per side cannot hold the 2λ² = %.0f outputs per side at each end that would show them", par.Lambda, n, 2*par.Lambda*par.Lambda)
 		}
 		if f.SparseValues > 0 {
 			score.Unresolved = fmt.Sprintf("the outputs are numbers seen about %.3g times each in the screening: a divergence held by single values is screened by too few draws to be seen, and ranges of values (which found none) only see one that changes smoothly with the value", f.SparseValues)

@@ -171,12 +171,14 @@ func (s *screening[D, F]) simplify() error {
 
 // improve screens, when the best candidate does not yet show a violation,
 // up to MaxImprove of the simplifier's proposals for its pair, last first:
-// the default simplifiers list last the moves of the records where X and Y
-// differ to the extremes of the candidates' range, the moves that can make
+// the default simplifier of one-record substitutions of []float64
+// (fixtures.SimplifyFloatsWithin) lists last the moves of the differing
+// record to the extremes of the candidates' range, the moves that can make
 // a pair more divergent (a mechanism that clips at a record's value, found
-// on a pair whose records differ by less than the range). The proposals
-// join the candidates and the ranking like any screened pair; their
-// screenings are fresh, so a proposal leads only on its own evidence.
+// on a pair whose records differ by less than the range); other
+// simplifiers' proposals are screened the same way. The proposals join
+// the candidates and the ranking like any screened pair; their screenings
+// are fresh, so a proposal leads only on its own evidence.
 func (s *screening[D, F]) improve() error {
 	zTrigger := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
 	if s.cfg.Simplify == nil || s.violates(s.cands[0], zTrigger) {

@@ -43,15 +43,16 @@ type Score struct {
 	// [Outcome.Unresolved].
 	TailShare float64
 	// Unbounded is set when the confirmation counted its event on the
-	// first dataset's side only: an output one dataset produces and the
-	// other never did, infinite loss (the bound is what the sample size
-	// can show of it).
+	// first dataset's side only: outputs one dataset produced and the other
+	// never did in as many draws, as infinite loss would show (the bound is
+	// what the sample size can show of it).
 	Unbounded bool
 	// Unresolved, if not empty, is why this confirmation cannot show a
 	// claim holds whatever its bound (see [Outcome.Unresolved]).
 	Unresolved string
-	// Rank orders screened candidates, most divergent first: the estimate
-	// itself for the Rényi criterion, the estimate less
+	// Rank orders screened candidates, most divergent first: the predicted
+	// confirmation bound of the chosen statistic for the Rényi criterion
+	// (computed on draws that did not choose it), the estimate less
 	// local.PeakPenalty standard errors for the local one, whose maximum
 	// over many outputs favours noise.
 	Rank float64
@@ -214,20 +215,21 @@ const ResolutionFactor = 1.5
 const DetectProbability = 0.9
 
 // resolution returns threshold + (z_{1−α′} + z_β)/z_{1−α′}·g, g the widest
-// gap Estimate − LowerBound of any confirmation and β = 1 − √
+// gap max(Estimate − LowerBound, z_{1−α′}·StdErr) of any confirmation (an
+// exact event bound's StdErr comes from its confidence rectangle, so a
+// bound clipped at 0 does not hide its width), and β = 1 − √
 // DetectProbability: for a bound Estimate − z_{1−α′}·se, a candidate whose
 // true value exceeds the threshold by (z_{1−α′} + z_β)·se is confirmed
 // above it by each confirmation with probability 1 − β, by both with
 // DetectProbability. The standard error is taken where it was measured,
-// so this is an approximation wherever it grows with the divergence; an
-// exact (event) bound's gap is used as if it were z_{1−α′}·se.
+// so this is an approximation wherever it grows with the divergence.
 func resolution[D, F any](confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
 	zA := numeric.UpperNormalQuantile(perConfirm)
 	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(DetectProbability))
 	gap := 0.0
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if g := s.Estimate - s.LowerBound; !(g <= gap) {
+			if g := max(s.Estimate-s.LowerBound, zA*s.StdErr); !(g <= gap) {
 				gap = g
 			}
 		}

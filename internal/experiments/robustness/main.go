@@ -144,6 +144,12 @@ func checkTruths() {
 	if g := gaussianMixtureRDP(2, 1, 1, 1e6); math.Abs(g-1) > 1e-9 {
 		fail("far bimodal λ=2: %v, want 1", g)
 	}
+	if r := roundedGaussianRDP(2); !(r > 0.5 && r <= 1) {
+		fail("rounded Gaussian λ=2: %v, want in (0.5, 1] (rounding is a post-processing of D₂ = 1)", r)
+	}
+	if r := clampedGaussianRDP(2); !(r > 0.5 && r <= 1) {
+		fail("clamped Gaussian λ=2: %v, want in (0.5, 1]", r)
+	}
 	if r := kAryRRRDP(2, 2, 2); math.Abs(r-math.Log(math.Exp(2)*math.Exp(2)/(1+math.Exp(2))+math.Exp(-2)/(1+math.Exp(2)))) > 1e-12 {
 		fail("binary RR λ=2: %v", r)
 	}

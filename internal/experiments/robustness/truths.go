@@ -117,7 +117,7 @@ func roundedGaussianRDP(lambda float64) float64 {
 		for j := -50; j <= 50; j++ {
 			d := float64(j) / 50
 			var lp, lq []float64
-			for k := -60; k <= 62; k++ {
+			for k := -25; k <= 26; k++ { // Erfc underflows beyond ~26σ; the mass there is negligible at these orders
 				lp = append(lp, logNormCDFInterval(float64(k)-0.5, float64(k)+0.5, s, 1))
 				lq = append(lq, logNormCDFInterval(float64(k)-0.5, float64(k)+0.5, s+d, 1))
 			}
