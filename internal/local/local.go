@@ -40,6 +40,10 @@ type Estimate struct {
 	Event    stat.Grouping
 	Location any
 	Curve    Curve // nil for discrete outputs
+	// SparseValues is, when the table screened was of ranges of numbers
+	// seen too rarely to be told apart one by one, their mean pooled count
+	// per value (set by the caller; see stat.Table.Values).
+	SparseValues float64
 }
 
 // Bound is a confirmed lower bound on the loss of one event, eq. (26).

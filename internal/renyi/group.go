@@ -164,6 +164,12 @@ func GroupTotals(t *stat.Table, g stat.Grouping) (p, q []int64) {
 	return p, q
 }
 
+// ZoneFraction bounds the end zones: a zone of more than 1/ZoneFraction of
+// the outputs (2λ² > n/ZoneFraction: λ > 158 at a million draws) averages
+// the ratio over so much of the distribution that the tail the order λ
+// weights is not examined, and EndZones reports the ends unreachable.
+const ZoneFraction = 20
+
 // EndZones groups the cells of a partition table by position for a sample
 // of n outputs per side: group 0 is the run of cells from the lower open
 // end, group 2 the run from the upper one, each just long enough for both
@@ -172,14 +178,18 @@ func GroupTotals(t *stat.Table, g stat.Grouping) (p, q []int64) {
 // the cells between. Zones are the outputs at and beyond the extremes the
 // screening saw. For a table of values it returns a grouping of no groups
 // and true: values have no open end. For a partition whose ends cannot
-// hold that many outputs (λ large for n) it returns no groups and false:
-// the tail the order λ weights cannot be examined at all.
+// hold that many outputs, or when a zone would hold more than
+// 1/ZoneFraction of them (λ large for n), it returns no groups and false:
+// the tail the order λ weights cannot be examined.
 func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if t.Partition == nil {
 		return stat.Grouping{}, true
 	}
 	cells := allCells(t)
 	need := GroupCount * lambda * lambda
+	if need > float64(n)/ZoneFraction {
+		return stat.Grouping{}, false
+	}
 	sp, sq := float64(n)/float64(t.NP), float64(n)/float64(t.NQ)
 	zone := func(from, step int) int { // index of the zone's last cell
 		var ep, eq float64

@@ -52,7 +52,8 @@ type RenyiFinding struct {
 	Unreachable bool
 	// SparseValues, for numbers seen too rarely to be told apart one by
 	// one (stat.Table.Values), is the mean pooled count per value of the
-	// screening's first half; 0 otherwise.
+	// screening's first half; 0 otherwise, and 0 when the statistic chosen
+	// is an event of values (a value was telling enough to be found).
 	SparseValues float64
 }
 
@@ -81,7 +82,11 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 			if err != nil {
 				return xy, yx, err
 			}
-			s.Finding.SparseValues = sparse
+			// Values too rare to screen one by one leave a pass unresolved,
+			// unless one of them was telling enough to be the event chosen.
+			if !(k == 1 && s.Finding.Event) {
+				s.Finding.SparseValues = sparse
+			}
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
 			}
@@ -204,10 +209,10 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 			score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 		}
 		if f.Unreachable {
-			score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, and %d draws per side cannot hold the 2λ² = %.0f outputs per side at each end that would show them", par.Lambda, n, 2*par.Lambda*par.Lambda)
+			score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, 2*par.Lambda*par.Lambda, renyi.ZoneFraction)
 		}
-		if f.SparseValues > 0 {
-			score.Unresolved = fmt.Sprintf("the outputs are numbers seen about %.3g times each in the screening: a divergence held by single values is screened by too few draws to be seen, and ranges of values (which found none) only see one that changes smoothly with the value", f.SparseValues)
+		if r := sparseReason(f.SparseValues); r != "" {
+			score.Unresolved = r
 		}
 		if d == 0 {
 			xy = score
@@ -239,15 +244,20 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 	if err != nil {
 		return xy, yx, err
 	}
+	sparse := 0.0
 	if t, ok := s.(*stat.Table); ok {
 		if err := resolvable(t); err != nil {
 			return xy, yx, err
+		}
+		if v := t.Values; v != nil {
+			sparse = float64(v.NP+v.NQ) / float64(len(v.Cells))
 		}
 	}
 	a, b, err := local.Screen(s, c.par)
 	if err != nil {
 		return xy, yx, err
 	}
+	a.SparseValues, b.SparseValues = sparse, sparse
 	rank := func(e local.Estimate) Screened[local.Estimate] {
 		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr}, e}
 	}
@@ -272,12 +282,23 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 	k := 0
 	if sxy != nil {
 		xy = score(local.CountBound(cx[k][0], n, cy[k][0], n, alpha))
+		xy.Unresolved = sparseReason(sxy.SparseValues)
 		k++
 	}
 	if syx != nil {
 		yx = score(local.CountBound(cy[k][0], n, cx[k][0], n, alpha))
+		yx.Unresolved = sparseReason(syx.SparseValues)
 	}
 	return xy, yx, nil
+}
+
+// sparseReason explains why a pass on numbers seen about perValue times
+// each in the screening proves little, or is empty for perValue = 0.
+func sparseReason(perValue float64) string {
+	if perValue == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the outputs are numbers seen about %.3g times each in the screening: a loss held by single values is screened by too few draws to be seen, and ranges of values (which found no violation) average it with their neighbours", perValue)
 }
 
 // resolvable returns a *stat.SparseError for a table of values that barely
