@@ -52,8 +52,9 @@ type RenyiFinding struct {
 	Unreachable bool
 	// SparseValues, for numbers seen too rarely to be told apart one by
 	// one (stat.Table.Values), is the mean pooled count per value of the
-	// screening's first half; 0 otherwise, and 0 when the statistic chosen
-	// is an event of values (a value was telling enough to be found).
+	// screening's first half; 0 otherwise. (An event of values chosen on
+	// such a table proves nothing about the other values: a set of noise
+	// values can be chosen as well as a telling one.)
 	SparseValues float64
 }
 
@@ -82,11 +83,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 			if err != nil {
 				return xy, yx, err
 			}
-			// Values too rare to screen one by one leave a pass unresolved,
-			// unless one of them was telling enough to be the event chosen.
-			if !(k == 1 && s.Finding.Event) {
-				s.Finding.SparseValues = sparse
-			}
+			s.Finding.SparseValues = sparse
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
 			}
