@@ -35,18 +35,15 @@ func describePairs[D any](in []search.Input[D]) string {
 	case all(recs, func(p [2][]float64) bool { return fixtures.IsAddRemove(fixtures.Pair[[]float64]{X: p[0], Y: p[1]}) }):
 		relation = "add/remove"
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi, ok := recordRange(in)
+	if !ok {
+		return relation + " pairs of empty datasets"
+	}
 	minLen, maxLen := math.MaxInt, 0
 	for _, p := range recs {
 		for _, d := range p {
 			minLen, maxLen = min(minLen, len(d)), max(maxLen, len(d))
-			for _, v := range d {
-				lo, hi = min(lo, v), max(hi, v)
-			}
 		}
-	}
-	if lo > hi {
-		return relation + " pairs of empty datasets"
 	}
 	if minLen == maxLen {
 		return fmt.Sprintf("%s pairs in [%v, %v]^%d", relation, lo, hi, minLen)

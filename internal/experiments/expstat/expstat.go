@@ -11,20 +11,17 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 // ClopperPearson returns the two-sided 95% Clopper–Pearson interval for k
-// successes in n trials.
+// successes in n trials: the one-sided exact bounds of
+// numeric.BinomialLower/BinomialUpper at 2.5% each.
 func ClopperPearson(k, n int) (lo, hi float64) {
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(0.025)
+	if n == 0 {
+		return 0, 1
 	}
-	hi = 1
-	if k < n {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(0.975)
-	}
-	return lo, hi
+	return numeric.BinomialLower(int64(k), int64(n), 0.025), numeric.BinomialUpper(int64(k), int64(n), 0.025)
 }
 
 // RunSeed derives the seed of one run from a description of it (the
