@@ -169,10 +169,10 @@ func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, e
 		return nil, err
 	}
 	t := stat.Tabulate(tx, ty)
-	if t.Sparse() {
-		// Values seen too rarely to be told apart one by one: numbers are
-		// screened in ranges as well as one by one; other outputs stay a
-		// sparse table, which the criteria report as unresolved.
+	if !t.Dense() {
+		// Values seen too rarely to be screened one by one alone: numbers
+		// are screened in ranges as well; other outputs stay a table of
+		// values, which the criteria report as unresolved if it is sparse.
 		if toFloat := stat.AsFloat[O](); toFloat != nil {
 			r := stat.Ranges(tx, ty, toFloat)
 			r.Values = t

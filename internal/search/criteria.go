@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -72,10 +73,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	if err != nil {
 		return xy, yx, err
 	}
-	sparse := 0.0
-	if v := orders[0].Values; v != nil {
-		sparse = float64(v.NP+v.NQ) / float64(len(v.Cells))
-	}
+	sparse := sparseCount(orders[0])
 	var out [2]Screened[RenyiFinding]
 	for d, reverse := range []bool{false, true} {
 		for k := range orders {
@@ -84,6 +82,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 				return xy, yx, err
 			}
 			s.Finding.SparseValues = sparse
+			s.Unresolved = sparseReason(sparse)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
 			}
@@ -223,6 +222,11 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 // DP is the criterion of a pure-DP audit by the local approach of [AKD22]:
 // the maximal loss ln f_X(t) − ln f_Y(t) over values or cells t (screening,
 // DPL), confirmed on fresh samples in the event the screening chose (MPL).
+// Numbers seen fewer than stat.DenseCount times a value are screened one
+// by one and in ranges of adjacent values (stat.Table.Values); each
+// direction keeps the screening of higher rank, so a loss spread over many
+// values (the flat tail of a wide discrete Laplace) is found in ranges,
+// where each value's own estimate is too noisy to locate it.
 func DP[D any](src sampler.Source[D], rules plan.LocalRules) Criterion[D, local.Estimate] {
 	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount}}
 }
@@ -241,24 +245,46 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 	if err != nil {
 		return xy, yx, err
 	}
-	sparse := 0.0
+	samples, sparse := []stat.Sample{s}, 0.0
 	if t, ok := s.(*stat.Table); ok {
 		if err := resolvable(t); err != nil {
 			return xy, yx, err
 		}
-		if v := t.Values; v != nil {
-			sparse = float64(v.NP+v.NQ) / float64(len(v.Cells))
+		if t.Values != nil {
+			samples = append(samples, t.Values)
+		}
+		sparse = sparseCount(t)
+	}
+	rank := func(e local.Estimate) Screened[local.Estimate] {
+		e.SparseValues = sparse
+		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr, Unresolved: sparseReason(sparse)}, e}
+	}
+	var firstErr error
+	found := false
+	for _, s := range samples {
+		a, b, err := local.Screen(s, c.par)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		if a, b := rank(a), rank(b); !found {
+			xy, yx, found = a, b, true
+		} else {
+			xy, yx = higher(xy, a), higher(yx, b)
 		}
 	}
-	a, b, err := local.Screen(s, c.par)
-	if err != nil {
-		return xy, yx, err
+	if !found {
+		return xy, yx, firstErr
 	}
-	a.SparseValues, b.SparseValues = sparse, sparse
-	rank := func(e local.Estimate) Screened[local.Estimate] {
-		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr}, e}
+	return xy, yx, nil
+}
+
+// higher returns the screening of higher rank, a on a tie.
+func higher[F any](a, b Screened[F]) Screened[F] {
+	if b.Rank > a.Rank {
+		return b
 	}
-	return rank(a), rank(b), nil
+	return a
 }
 
 func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *local.Estimate) (xy, yx Score, err error) {
@@ -287,6 +313,15 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 		yx.Unresolved = sparseReason(syx.SparseValues)
 	}
 	return xy, yx, nil
+}
+
+// sparseCount is, for a table of ranges of numbers whose values are
+// sparse (stat.Table.Values), the mean pooled count per value; 0 otherwise.
+func sparseCount(t *stat.Table) float64 {
+	if v := t.Values; v != nil && v.Sparse() {
+		return float64(v.NP+v.NQ) / float64(len(v.Cells))
+	}
+	return 0
 }
 
 // sparseReason explains why a pass on numbers seen about perValue times

@@ -219,3 +219,48 @@ func (s *screening[D, F]) reference(best Candidate[D, F]) (Score, error) {
 	s.cands = s.cands[:n]
 	return top, nil
 }
+
+// refine screens again, at the confirmation's size, the pairs of the
+// candidates to be confirmed (the plan.Confirmed best) whose screening
+// could not resolve their outputs (Score.Unresolved: numbers seen too
+// rarely to be told apart one by one, and screened in ranges too). A
+// confirmation counts only what its screening fixed, so a statistic fixed
+// on a larger sample is the one way such a pair can be resolved; where
+// values are still too rare at that size, the refined screening says so
+// and the audit stays inconclusive. The refined screenings replace the
+// pair's candidates where they stand, so the order that simplify left
+// stands too. It costs one more draw of the confirmation's size per
+// refined pair, and none for outputs the screening resolved.
+func (s *screening[D, F]) refine() error {
+	var pairs []fixtures.Pair[D]
+	for _, c := range s.cands[:min(plan.Confirmed, len(s.cands))] {
+		if c.Screening.Unresolved != "" && !slices.ContainsFunc(pairs, func(p fixtures.Pair[D]) bool { return sameDatasets(p, c.Pair) }) {
+			pairs = append(pairs, c.Pair)
+		}
+	}
+	type result struct {
+		dirs [2]Screened[F]
+		err  error
+	}
+	results := make([]result, len(pairs))
+	concurrently(len(pairs), func(i int) {
+		r := &results[i]
+		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "refine", i), pairs[i], s.cfg.Confirmation)
+		s.cfg.progress()
+	})
+	for i, r := range results {
+		s.screened++
+		s.rescreened++
+		if r.err != nil {
+			return &PairError[D]{Pair: pairs[i], Stage: "refined screening", Err: r.err}
+		}
+		for k, c := range s.cands {
+			if sameDatasets(c.Pair, pairs[i]) {
+				d := r.dirs[reverseIndex(c.Reverse)]
+				s.cands[k].Screening, s.cands[k].Finding = d.Score, d.Finding
+				s.logf("refined %s %s at %d draws per side: ≈ %.4g", c.Source, s.crit.Directions()[reverseIndex(c.Reverse)], s.cfg.Confirmation.Samples, d.Estimate)
+			}
+		}
+	}
+	return nil
+}

@@ -1,7 +1,9 @@
 // Package search is the engine behind every dptest assertion, the same for
 // every criterion: it screens candidate pairs of neighbouring datasets in
 // both directions on modest samples ([screening]), simplifies the most
-// divergent pair ([screening.simplify]), confirms the most divergent
+// divergent pair ([screening.simplify]), screens again at full size the
+// leading pairs whose outputs the screening could not resolve
+// ([screening.refine]), confirms the most divergent
 // (pair, direction) candidates on fresh, larger samples with a lower bound
 // at the verdict's confidence ([confirm]), and decides ([decide]). What is
 // estimated is a [Criterion]: the Rényi divergence of [KAD24] ([RDP]) or
@@ -161,6 +163,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		return Outcome[D, F]{}, err
 	}
 	if err := s.simplify(); err != nil {
+		return Outcome[D, F]{}, err
+	}
+	if err := s.refine(); err != nil {
 		return Outcome[D, F]{}, err
 	}
 	out := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Directions: crit.Directions()}

@@ -240,3 +240,55 @@ func TestResolutionDecidesWhetherAPassMeansSomething(t *testing.T) {
 	require.False(t, out.Violated)
 	require.Contains(t, out.Unresolved, "tell only values above 3.665 from the claimed 2")
 }
+
+// coarse is a criterion that cannot resolve its outputs below 1,000 draws
+// per side: its screening there is unresolved and finds nothing (finding
+// 0); at 1,000 or more it finds its pair (finding X). Its confirmations
+// report the finding they were given as the bound.
+type coarse struct {
+	mu      sync.Mutex
+	samples []int // Samples of every screening
+}
+
+func (*coarse) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (c *coarse) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx Screened[finding], err error) {
+	c.mu.Lock()
+	c.samples = append(c.samples, st.Samples)
+	c.mu.Unlock()
+	if st.Samples < 1000 {
+		s := Screened[finding]{Score{Rank: float64(p.X), Unresolved: "too rare"}, finding{0}}
+		return s, s, nil
+	}
+	s := Screened[finding]{Score{Estimate: float64(p.X), Rank: float64(p.X)}, finding{p.X}}
+	return s, s, nil
+}
+
+func (*coarse) Confirm(_ uint64, _ fixtures.Pair[int], _ plan.Stage, _ float64, xy, yx *finding) (a, b Score, err error) {
+	for i, f := range []*finding{xy, yx} {
+		if f != nil {
+			s := Score{Estimate: float64(f.x), LowerBound: float64(f.x)}
+			if f.x == 0 {
+				s.Unresolved = "too rare"
+			}
+			*[]*Score{&a, &b}[i] = s
+		}
+	}
+	return a, b, nil
+}
+
+// A screening that cannot resolve its outputs is repeated at the
+// confirmation's size for the pairs about to be confirmed (and only those),
+// and the confirmation counts what that screening found.
+func TestRefineScreensUnresolvedLeadersAtFullSize(t *testing.T) {
+	c := &coarse{}
+	cfg := config(2, inputs(1, 3, 5))
+	cfg.Screening, cfg.Confirmation = plan.StageOf(100), plan.StageOf(5000)
+	out, err := Run(c, cfg)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []int{100, 100, 100, 5000}, c.samples, "pair 5 leads in both directions: one refined screening")
+	require.Equal(t, 3, out.PairsSearched)
+	require.True(t, out.Violated)
+	require.Equal(t, finding{5}, out.Best.Finding)
+	require.Empty(t, out.Unresolved)
+}

@@ -17,6 +17,20 @@ func (t *Table) Sparse() bool {
 	return len(t.Cells) > 0 && float64(t.NP+t.NQ) < SparseCount*float64(len(t.Cells))
 }
 
+// DenseCount is the mean number of outputs per distinct value (both sides
+// pooled) from which numbers are screened value by value alone. Below it a
+// value's own log ratio has a standard error above about √(4/DenseCount) ≈
+// 0.06, so a loss spread smoothly over many values (a wide discrete
+// Laplace) is seen better in ranges of adjacent values ([Ranges]), which
+// are screened as well.
+const DenseCount = 1000
+
+// Dense reports whether a table's values are seen at least DenseCount
+// times each on average.
+func (t *Table) Dense() bool {
+	return float64(t.NP+t.NQ) >= DenseCount*float64(len(t.Cells))
+}
+
 // AsFloat returns the conversion of outputs of type O to float64 if O is a
 // number type (an integer or a float, which have an order), and nil
 // otherwise.

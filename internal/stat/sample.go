@@ -34,8 +34,9 @@ type Table struct {
 	// Partition, for real outputs, is the partition whose cells the table
 	// counts: each Cell's Value is then the cell's index (an int).
 	Partition *Partition
-	// Values, for a table of ranges of sparse numeric outputs ([Ranges]),
-	// is the table of the values themselves: an output whose telling values
+	// Values, for a table of ranges of numeric outputs seen fewer than
+	// DenseCount times per value ([Ranges]), is the table of the values
+	// themselves (which may be [Table.Sparse]): an output whose telling values
 	// are few and scattered (randomized response over many categories) is
 	// seen in it, one whose ratio changes smoothly with the value (a wide
 	// discrete Laplace) in the ranges.
