@@ -221,6 +221,58 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	return g, true
 }
 
+// ZoneDependence returns how much of a statistic's order-λ evidence rests
+// on the end zones (EndZones). p and q count each side's outputs in group g
+// of the statistic and zone z at index 3g + z (stat.Product of the
+// statistic's grouping and the zones: zones 0 and 2 are the ends). With
+// each group's ratio r_g = p_g/q̃_g (counts summed over the zones; q̃ =
+// max(q, ½)) and its ratio without the zones' outputs r_{g,1} =
+// p_{g,1}/q̃_{g,1} (for a group wholly in the zones: 1 if it holds fewer
+// than 4·GroupCount·λ² outputs, both sides, a thin tail such as an event
+// of the most extreme outputs; r_g otherwise, an atom at an end seen
+// often), the statistic's sum S = Σ_g p_g r_g^{λ−1} = Σ_g p_g^λ q̃_g^{1−λ}
+// and the same sum at the ratios without the zones, S₁ = Σ_g p_g
+// r_{g,1}^{λ−1}, the dependence is
+//
+//	1 − S₁/S   (0 if S₁ ≥ S):
+//
+// how much of e^{(λ−1)D̂} the groups' ratios lose when the outputs at and
+// beyond the screening's extremes are left out (their mass is kept). Near
+// 1, the divergence the statistic sees is made by those outputs, and the
+// order λ's tilt of the distribution may lie further out than this many
+// draws reach (a Gaussian at λ = 64, whose estimates fall short of the
+// truth by half). A tail whose ratio stops growing (a Laplace, whose
+// largest ratio holds on a half-line) or one the statistic outweighs (a
+// Gaussian at λ = 5) gives a dependence near 0, up to noise that grows
+// with λ − 1 (about 0.5 for a Laplace at λ = 64 and 8,192 outputs a zone).
+// ZoneShare measures the zones' own evidence instead: the two disagree
+// where the statistic's groups mix cells of the tail with cells inside.
+func ZoneDependence(p, q []int64, lambda float64) float64 {
+	logRatio := func(p, q int64) float64 { return math.Log(float64(p)) - math.Log(max(float64(q), 0.5)) }
+	var all, inner []float64
+	for g := 0; g+3 <= len(p); g += 3 {
+		pg := p[g] + p[g+1] + p[g+2]
+		if pg == 0 {
+			continue
+		}
+		qg := q[g] + q[g+1] + q[g+2]
+		full := logRatio(pg, qg)
+		without := full
+		switch {
+		case p[g+1] > 0:
+			without = logRatio(p[g+1], q[g+1])
+		case float64(pg+qg) < 4*GroupCount*lambda*lambda:
+			without = 0 // a thin group wholly in the zones: no evidence without them
+		}
+		all = append(all, math.Log(float64(pg))+(lambda-1)*full)
+		inner = append(inner, math.Log(float64(pg))+(lambda-1)*without)
+	}
+	if len(all) == 0 {
+		return 0
+	}
+	return max(0, -math.Expm1(numeric.LogSumExp(inner)-numeric.LogSumExp(all)))
+}
+
 // ZoneShare returns the share of the order-λ evidence that lies in the end
 // zones (EndZones) of counts p, q of n outputs per side, beside a
 // statistic's estimate D̂: Σ_zones p̂^λ q̃^{1−λ} / (Σ_zones p̂^λ q̃^{1−λ} +

@@ -165,10 +165,7 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 	var gs []stat.Grouping
 	for _, f := range []*RenyiFinding{sxy, syx} {
 		if f != nil {
-			gs = append(gs, f.Grouping)
-			if f.Zones.Groups > 0 {
-				gs = append(gs, f.Zones)
-			}
+			gs = append(gs, f.counted())
 		}
 	}
 	cx, cy, err := c.src.Count(seed, p.X, p.Y, st.Samples, gs)
@@ -184,31 +181,13 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 			continue
 		}
 		cp, cq := cx[k], cy[k]
-		var zp, zq []int64 // counts of f.Zones
-		if f.Zones.Groups > 0 {
-			k++
-			zp, zq = cx[k], cy[k]
-		}
-		if d == 1 {
-			cp, cq, zp, zq = cq, cp, zq, zp
-		}
 		k++
-		var r renyi.Result
-		if f.Event {
-			r = renyi.EventBound(cp[0], n, cq[0], n, par.Lambda, alpha)
-		} else if r, _, err = renyi.Both(stat.Counted(cp, cq, n, n), par); err != nil {
+		if d == 1 {
+			cp, cq = cq, cp
+		}
+		score, err := f.confirmation(cp, cq, n, par, alpha)
+		if err != nil {
 			return xy, yx, err
-		}
-		score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound,
-			Unbounded: f.Event && cp[0] > 0 && cq[0] == 0}
-		if zp != nil {
-			score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
-		}
-		if f.Unreachable {
-			score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, 2*par.Lambda*par.Lambda, renyi.ZoneFraction)
-		}
-		if r := sparseReason(f.SparseValues); r != "" {
-			score.Unresolved = r
 		}
 		if d == 0 {
 			xy = score
@@ -217,6 +196,69 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		}
 	}
 	return xy, yx, nil
+}
+
+// counted is the grouping a confirmation counts: the statistic's, or its
+// product with the end zones (stat.Product; group 3g + z) when there are
+// zones.
+func (f *RenyiFinding) counted() stat.Grouping {
+	if f.Zones.Groups > 0 {
+		return stat.Product(f.Grouping, f.Zones)
+	}
+	return f.Grouping
+}
+
+// confirmation bounds the statistic from counts cp, cq of f.counted() (cp
+// on the side whose divergence from the other is bounded) and says what
+// it cannot resolve.
+func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, alpha float64) (Score, error) {
+	var dependence float64
+	var zp, zq []int64 // counts of the zones
+	if f.Zones.Groups > 0 {
+		dependence = renyi.ZoneDependence(cp, cq, par.Lambda)
+		zp, zq = zoneTotals(cp), zoneTotals(cq)
+		cp, cq = sumZones(cp), sumZones(cq)
+	}
+	var r renyi.Result
+	if f.Event {
+		r = renyi.EventBound(cp[0], n, cq[0], n, par.Lambda, alpha)
+	} else if b, _, err := renyi.Both(stat.Counted(cp, cq, n, n), par); err != nil {
+		return Score{}, err
+	} else {
+		r = b
+	}
+	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, TailDependence: dependence,
+		Unbounded: f.Event && cp[0] > 0 && cq[0] == 0}
+	if zp != nil {
+		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
+	}
+	if f.Unreachable {
+		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, 2*par.Lambda*par.Lambda, renyi.ZoneFraction)
+	}
+	if r := sparseReason(f.SparseValues); r != "" {
+		score.Unresolved = r
+	}
+	return score, nil
+}
+
+// zoneTotals turns counts of a product with the end zones (group 3g + z)
+// into counts of the zones z.
+func zoneTotals(c []int64) []int64 {
+	out := make([]int64, 3)
+	for i, v := range c {
+		out[i%3] += v
+	}
+	return out
+}
+
+// sumZones turns counts of a product with the end zones (group 3g + z)
+// into counts of the groups g.
+func sumZones(c []int64) []int64 {
+	out := make([]int64, len(c)/3)
+	for i, v := range c {
+		out[i/3] += v
+	}
+	return out
 }
 
 // DP is the criterion of a pure-DP audit by the local approach of [AKD22]:

@@ -230,3 +230,19 @@ func Pooled(t, held *Table) *Table {
 	SortCells(out.Cells)
 	return out
 }
+
+// Product is the grouping of a partition's cells by both a and b, which
+// must group the cells of the same partition: cell c is in group
+// a.OfCell[c]·b.Groups + b.OfCell[c]. Counting it counts both groupings
+// and their intersections in one lookup. It panics if a and b do not
+// group the same partition's cells.
+func Product(a, b Grouping) Grouping {
+	if a.Partition == nil || a.Partition != b.Partition {
+		panic("stat: Product of groupings not of one partition's cells")
+	}
+	g := Grouping{Groups: a.Groups * b.Groups, Partition: a.Partition, OfCell: make([]int, len(a.OfCell))}
+	for c := range g.OfCell {
+		g.OfCell[c] = a.OfCell[c]*b.Groups + b.OfCell[c]
+	}
+	return g
+}

@@ -38,6 +38,7 @@ type tally struct {
 	runs, violated, inconclusive, passed, errs int
 	ratios                                     []float64 // LowerBound/truth
 	seconds                                    float64
+	violatedClaims                             bool // the claims audited are below the truth
 }
 
 func (t *tally) add(rep dptest.Report, err error, truth float64, elapsed time.Duration) {
@@ -57,7 +58,12 @@ func (t *tally) add(rep dptest.Report, err error, truth float64, elapsed time.Du
 	if err == nil && !math.IsInf(truth, 1) {
 		t.ratios = append(t.ratios, rep.LowerBound/truth)
 	}
+	if *showUnexpected && err == nil && rep.Violated != t.violatedClaims {
+		fmt.Fprintf(os.Stderr, "unexpected (truth %.4g): %s\n", truth, rep)
+	}
 }
+
+var showUnexpected = flag.Bool("show", false, "print to standard error the report of every false failure and silent pass")
 
 func main() {
 	reps := flag.Int("reps", 100, "audits of each correct claim (claim = truth)")
@@ -75,7 +81,7 @@ func main() {
 		if !re.MatchString(s.family + " " + s.name) {
 			continue
 		}
-		var ok, bad tally
+		ok, bad := tally{}, tally{violatedClaims: true}
 		if !math.IsInf(s.truth, 1) {
 			for i := 0; i < *reps; i++ {
 				start := time.Now()
