@@ -64,8 +64,9 @@
 // violation: the success line states the resolution (the smallest true
 // value the confirmations would have caught with probability about 90%),
 // and an audit whose resolution exceeds 1.5 times the claim, whose order-λ
-// evidence lies mostly beyond the most extreme outputs it saw, whose
-// discrete outputs repeat too rarely to be screened one by one, or whose
+// evidence lies mostly beyond the most extreme outputs it saw (or rests on
+// them: without them it falls tenfold), whose discrete outputs repeat too
+// rarely to be screened one by one even at the confirmation's size, or whose
 // time ran out ends inconclusive: [ErrInconclusive], never a pass. Require*
 // and Check* fail the test with the reason and the remedy unless
 // [AllowInconclusive] turns it into a skip.

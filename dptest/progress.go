@@ -24,7 +24,9 @@ type progress struct {
 
 // newProgress plans the calls of an audit: every run screens each input
 // (pilot and sample) and confirms at most plan.Confirmed candidates twice
-// (counting in groups fixed by the screening: no pilot).
+// (counting in groups fixed by the screening: no pilot). Improvement,
+// simplification and refined screenings (numbers too rare at the
+// screening's size) come on top, so the plan is a lower estimate.
 func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs int, logf func(string, ...any)) *progress {
 	planned := int64(0)
 	for range p.Runs {

@@ -154,7 +154,7 @@ type LossCurve struct {
 type Confirmation struct {
 	Witness   any
 	Direction string
-	Screening float64    // the screening estimate that selected it
+	Screening float64    // the screening estimate that selected it (at the confirmation's size if refined)
 	Estimates [2]float64 // of confirmations A and B
 	StdErrs   [2]float64
 	Bounds    [2]float64

@@ -40,9 +40,9 @@ type Estimate struct {
 	Event    stat.Grouping
 	Location any
 	Curve    Curve // nil for discrete outputs
-	// SparseValues is, when the table screened was of ranges of numbers
-	// seen too rarely to be told apart one by one, their mean pooled count
-	// per value (set by the caller; see stat.Table.Values).
+	// SparseValues is, when the numbers screened (in ranges or one by one)
+	// were seen too rarely to be told apart one by one, their mean pooled
+	// count per value (set by the caller; see stat.Table.Values).
 	SparseValues float64
 }
 

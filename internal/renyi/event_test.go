@@ -181,4 +181,7 @@ func TestZoneDependence(t *testing.T) {
 	require.Greater(t, thin, 0.99)
 	atom := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 64)
 	require.Less(t, atom, 0.01)
+	// A group seen inside the zones on q's side only has no evidence there.
+	qOnly := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 5, 100_000, 8000, 884_000, 8000}, 64)
+	require.Greater(t, qOnly, 0.99)
 }

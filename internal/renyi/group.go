@@ -227,7 +227,8 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 // statistic's grouping and the zones: zones 0 and 2 are the ends). With
 // each group's ratio r_g = p_g/q̃_g (counts summed over the zones; q̃ =
 // max(q, ½)) and its ratio without the zones' outputs r_{g,1} =
-// p_{g,1}/q̃_{g,1} (for a group wholly in the zones: 1 if it holds fewer
+// p_{g,1}/q̃_{g,1} (0 if p_{g,1} = 0 < q_{g,1}; for a group wholly in the
+// zones: 1 if it holds fewer
 // than 4·GroupCount·λ² outputs, both sides, a thin tail such as an event
 // of the most extreme outputs; r_g otherwise, an atom at an end seen
 // often), the statistic's sum S = Σ_g p_g r_g^{λ−1} = Σ_g p_g^λ q̃_g^{1−λ}
@@ -261,6 +262,8 @@ func ZoneDependence(p, q []int64, lambda float64) float64 {
 		switch {
 		case p[g+1] > 0:
 			without = logRatio(p[g+1], q[g+1])
+		case q[g+1] > 0:
+			without = math.Inf(-1) // inside the zones the group is seen on q's side only
 		case float64(pg+qg) < 4*GroupCount*lambda*lambda:
 			without = 0 // a thin group wholly in the zones: no evidence without them
 		}

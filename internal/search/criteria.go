@@ -43,9 +43,10 @@ type RenyiFinding struct {
 	Grouping  stat.Grouping
 	Event     bool
 	// Zones are the end zones of real or ranged outputs (renyi.EndZones),
-	// counted beside the statistic to measure how much of the evidence lies
-	// at or beyond the screening's extremes (renyi.ZoneShare); no groups
-	// for a table of values.
+	// counted with the statistic (their stat.Product) to measure how much
+	// of the evidence lies at or beyond the screening's extremes
+	// (renyi.ZoneShare) and how much the statistic's rests on them
+	// (renyi.ZoneDependence); no groups for a table of values.
 	Zones stat.Grouping
 	// Unreachable: the partition's ends cannot hold the 2λ² outputs per
 	// side an end zone needs at the confirmation's size (renyi.EndZones),
@@ -92,8 +93,9 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 }
 
 // screeningTables draws a screening in two halves: the first is
-// tabulated (orders: its table, and for sparse numbers also the table of
-// their values, stat.Table.Values), the second counted in the first's
+// tabulated (orders: its table, and for numbers seen fewer than
+// stat.DenseCount times a value also the table of the values,
+// stat.Table.Values), the second counted in the first's
 // cells (stat.CellGrouping; helds), so that what the first half chose is
 // judged on draws that did not choose it.
 func (c rdpCriterion[D]) screeningTables(seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {

@@ -145,7 +145,7 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 }
 
 // Run audits the claim "the criterion is at most cfg.Run.Threshold" for
-// every candidate pair: screen, simplify, confirm, decide.
+// every candidate pair: screen, improve, simplify, refine, confirm, decide.
 //
 // False-failure probability. If the mechanism satisfies the claim, every
 // candidate's true value is at most the threshold, each confirmation's

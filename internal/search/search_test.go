@@ -292,3 +292,13 @@ func TestRefineScreensUnresolvedLeadersAtFullSize(t *testing.T) {
 	require.Equal(t, finding{5}, out.Best.Finding)
 	require.Empty(t, out.Unresolved)
 }
+
+// A confirmation whose evidence rests on the end zones leaves a pass
+// unresolved; one just under the limit does not.
+func TestUnresolvedWhenTheEvidenceRestsOnTheTail(t *testing.T) {
+	cand := func(dependence float64) []Candidate[int, finding] {
+		return []Candidate[int, finding]{{Confirmations: [2]Score{{}, {TailDependence: dependence}}}}
+	}
+	require.Contains(t, unresolved(cand(0.95)), "falls by 95%")
+	require.Empty(t, unresolved(cand(UnresolvedDependence)))
+}

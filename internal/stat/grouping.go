@@ -237,7 +237,7 @@ func Pooled(t, held *Table) *Table {
 // and their intersections in one lookup. It panics if a and b do not
 // group the same partition's cells.
 func Product(a, b Grouping) Grouping {
-	if a.Partition == nil || a.Partition != b.Partition {
+	if a.Partition == nil || a.Partition != b.Partition || len(a.OfCell) != len(b.OfCell) {
 		panic("stat: Product of groupings not of one partition's cells")
 	}
 	g := Grouping{Groups: a.Groups * b.Groups, Partition: a.Partition, OfCell: make([]int, len(a.OfCell))}

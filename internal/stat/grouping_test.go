@@ -58,3 +58,31 @@ func TestSharedCells(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, ints().cell)
 }
+
+// A product of two groupings of one partition's cells puts cell c in group
+// a·b.Groups + b; groupings of other cells are refused.
+func TestProduct(t *testing.T) {
+	v := normalSample(4, 1000, 0, 1)
+	slices.Sort(v)
+	p := NewPartition(v, 4)
+	a := Grouping{Groups: 2, Partition: p, OfCell: []int{0, 1, 1, 0}}
+	b := Grouping{Groups: 3, Partition: p, OfCell: []int{0, 1, 1, 2}}
+	g := Product(a, b)
+	require.Equal(t, 6, g.Groups)
+	require.Equal(t, []int{0, 4, 4, 2}, g.OfCell)
+	other := NewPartition(v, 4)
+	require.Panics(t, func() { Product(a, Grouping{Groups: 3, Partition: other, OfCell: []int{0, 1, 1, 2}}) })
+	require.Panics(t, func() { Product(Grouping{Groups: 2, OfValue: map[any]int{}}, b) })
+}
+
+// A table is dense from DenseCount outputs a value on average, sparse
+// below SparseCount.
+func TestDenseAndSparse(t *testing.T) {
+	table := func(perValue int64) *Table {
+		return &Table{Cells: []Cell{{1, 0, 0}, {2, 0, 0}}, NP: perValue, NQ: perValue}
+	}
+	require.True(t, table(DenseCount).Dense())
+	require.False(t, table(DenseCount-1).Dense())
+	require.True(t, table(SparseCount-1).Sparse())
+	require.False(t, table(SparseCount).Sparse())
+}

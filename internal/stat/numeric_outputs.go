@@ -70,9 +70,10 @@ func AsFloat[O comparable]() func(O) float64 {
 // Ranges turns the frequency tables of numeric outputs into a table of
 // ranges: a partition cut from the pooled values themselves (about
 // PilotPerCell·SparseCount of them a cell, atoms in cells of their own),
-// the counts per cell. It is how numeric outputs with a support wider than
-// the sample (integers spread over millions, floats that never repeat) are
-// screened: a range holds enough outputs for its ratio to be estimated.
+// the counts per cell. It is how numeric outputs seen fewer than DenseCount
+// times a value (integers spread over millions, floats that never repeat)
+// are screened besides value by value: a range holds enough outputs for
+// its ratio to be estimated.
 // The partition depends on the screening sample it counts, which only
 // ranks candidates; what a confirmation counts is fixed before its draws.
 func Ranges[O comparable](p, q *Freq[O], toFloat func(O) float64) *Table {
