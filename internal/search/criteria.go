@@ -48,6 +48,12 @@ type RenyiFinding struct {
 	// (renyi.ZoneShare) and how much the statistic's rests on them
 	// (renyi.ZoneDependence); no groups for a table of values.
 	Zones stat.Grouping
+	// Ranged is set for ranges of numbers (stat.Table.Values): an event of
+	// one integer at an end of a bounded support (randomized response over
+	// 0…k−1 reports its telling value there) lies wholly in an end zone
+	// though nothing lies beyond it, so only the end zones' share is
+	// measured for them, not the statistic's dependence on the zones.
+	Ranged bool
 	// Unreachable: the partition's ends cannot hold the 2λ² outputs per
 	// side an end zone needs at the confirmation's size (renyi.EndZones),
 	// so the tail the order λ weights cannot be examined.
@@ -83,6 +89,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 				return xy, yx, err
 			}
 			s.Finding.SparseValues = sparse
+			s.Finding.Ranged = orders[k].Values != nil
 			s.Unresolved = sparseReason(sparse)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
@@ -217,7 +224,9 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	var dependence float64
 	var zp, zq []int64 // counts of the zones
 	if f.Zones.Groups > 0 {
-		dependence = renyi.ZoneDependence(cp, cq, par.Lambda)
+		if !f.Ranged {
+			dependence = renyi.ZoneDependence(cp, cq, par.Lambda)
+		}
 		zp, zq = zoneTotals(cp), zoneTotals(cq)
 		cp, cq = sumZones(cp), sumZones(cq)
 	}
