@@ -73,19 +73,13 @@ func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened
 // those of screening the inputs one by one.
 func (s *screening[D, F]) screenAll() error {
 	in := s.cfg.Candidates
-	type result struct {
-		xy, yx Screened[F]
-		err    error
+	pairs := make([]fixtures.Pair[D], len(in))
+	for i, c := range in {
+		pairs[i] = c.Pair
 	}
-	results := make([]result, len(in))
-	concurrently(len(in), func(i int) {
-		r := &results[i]
-		r.xy, r.yx, r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "screen", i), in[i].Pair, s.cfg.Screening)
-		s.cfg.progress()
-	})
-	for i, r := range results {
+	for i, r := range s.screenConcurrently(pairs, "screen", s.cfg.Screening) {
 		s.screened++
-		if err := s.add(in[i].Pair, in[i].Source, r.xy, r.yx, r.err); err != nil {
+		if err := s.add(in[i].Pair, in[i].Source, r.dirs[0], r.dirs[1], r.err); err != nil {
 			return err
 		}
 	}
@@ -238,17 +232,7 @@ func (s *screening[D, F]) refine() error {
 			pairs = append(pairs, c.Pair)
 		}
 	}
-	type result struct {
-		dirs [2]Screened[F]
-		err  error
-	}
-	results := make([]result, len(pairs))
-	concurrently(len(pairs), func(i int) {
-		r := &results[i]
-		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "refine", i), pairs[i], s.cfg.Confirmation)
-		s.cfg.progress()
-	})
-	for i, r := range results {
+	for i, r := range s.screenConcurrently(pairs, "refine", s.cfg.Confirmation) {
 		s.screened++
 		s.rescreened++
 		if r.err != nil {
@@ -263,4 +247,23 @@ func (s *screening[D, F]) refine() error {
 		}
 	}
 	return nil
+}
+
+// screenResult is one pair's screening in both directions, or its error.
+type screenResult[F any] struct {
+	dirs [2]Screened[F]
+	err  error
+}
+
+// screenConcurrently screens the pairs at stage st, pair i on the streams
+// of plan.SubSeed(seed, label, i), concurrently (see [concurrently]); the
+// results are in the pairs' order, as if screened one by one.
+func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label string, st plan.Stage) []screenResult[F] {
+	results := make([]screenResult[F], len(pairs))
+	concurrently(len(pairs), func(i int) {
+		r := &results[i]
+		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, label, i), pairs[i], st)
+		s.cfg.progress()
+	})
+	return results
 }
