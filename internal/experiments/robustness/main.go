@@ -69,16 +69,21 @@ func main() {
 	reps := flag.Int("reps", 100, "audits of each correct claim (claim = truth)")
 	vreps := flag.Int("vreps", 20, "audits of each violated claim (claim = truth/1.5)")
 	only := flag.String("only", "", "regular expression: audit only the shapes whose family or name matches")
+	skip := flag.String("skip", "", "regular expression: leave out the shapes whose family or name matches")
 	check := flag.Bool("check", true, "check the closed-form truths against summation first")
 	flag.Parse()
 	if *check {
 		checkTruths()
 	}
 	re := regexp.MustCompile(*only)
+	var skipRe *regexp.Regexp
+	if *skip != "" {
+		skipRe = regexp.MustCompile(*skip)
+	}
 	fmt.Printf("%-12s %-34s %9s | %-28s | %-26s | %6s\n", "family", "shape", "truth", "claim=truth: n viol inc med(LB/t)", "claim=truth/1.5: n det inc PASS", "s/aud")
 	var all [2]tally
 	for _, s := range shapes() {
-		if !re.MatchString(s.family + " " + s.name) {
+		if key := s.family + " " + s.name; !re.MatchString(key) || (skipRe != nil && skipRe.MatchString(key)) {
 			continue
 		}
 		ok, bad := tally{}, tally{violatedClaims: true}
