@@ -42,6 +42,24 @@ func DP[D any](t TestingT, m dptest.Mechanism[D], eps float64, opts ...dptest.Op
 	return dptest.CheckDP(t, m, eps, opts...)
 }
 
+// ApproxDP reports whether no confident violation of (ε, δ)-DP by m was
+// found; see dptest.RequireApproxDP.
+func ApproxDP[D any](t TestingT, m dptest.Mechanism[D], eps, delta float64, opts ...dptest.Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	return dptest.CheckApproxDP(t, m, eps, delta, opts...)
+}
+
+// GDP reports whether no confident violation of μ-Gaussian DP by m was
+// found; see dptest.RequireGDP.
+func GDP[D any](t TestingT, m dptest.Mechanism[D], mu float64, opts ...dptest.Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	return dptest.CheckGDP(t, m, mu, opts...)
+}
+
 // RDPSamples checks D_λ(P ‖ Q) ≤ ε against real outputs xs ∼ P and ys ∼ Q
 // recorded on two neighbouring datasets; see dptest.CheckRDPSamples.
 func RDPSamples(t TestingT, xs, ys []float64, lambda, eps float64, opts ...dptest.Option) bool {

@@ -101,3 +101,20 @@ func TestRDPSamplesDiscrete(t *testing.T) {
 	require.False(t, assert.RDPSamplesDiscrete(r, xs, ys, 3, rr.RDP(3)/2))
 	require.Len(t, r.errors, 1)
 }
+
+// The (ε, δ)-DP and Gaussian-DP twins report a violation with Errorf and
+// return false; a claim that holds logs one line.
+func TestApproxDPAndGDPAreNonFatal(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 0.5}
+	m := dptest.Continuous(g.Sample)
+	r := &recorder{}
+	require.True(t, assert.GDP(r, m, 2, fast...))
+	require.Empty(t, r.errors)
+	require.Len(t, r.logs, 1)
+	require.False(t, assert.GDP(r, m, 1, fast...))
+	require.Len(t, r.errors, 1)
+	require.Contains(t, r.errors[0], "μ=1 Gaussian DP violated at 99.99% confidence")
+	e := &errorsOnly{}
+	require.False(t, assert.ApproxDP(e, m, 1, 0.2, fast...)) // its δ(1) is 0.51
+	require.Equal(t, 1, e.n)
+}

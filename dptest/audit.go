@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
@@ -38,8 +39,13 @@ type env struct {
 // criterion of the claim, report.
 func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
 	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: e.name, Confidence: DefaultConfidence, unresolved: true}
-	if c.Kind == plan.KindDataCentric {
+	switch c.Kind {
+	case plan.KindDataCentric:
 		rep.Claimed = math.Inf(1)
+	case plan.KindApproxDP:
+		rep.Eps, rep.Claimed = c.Eps, c.Delta
+	case plan.KindGDP:
+		rep.Claimed = c.Mu
 	}
 	p, o, err := prepare(m, c, opts, e.name)
 	rep.allowInconclusive = o != nil && o.allowInconclusive
@@ -119,7 +125,7 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 			rep = one
 			rep.Calls += before // the replay check
 		} else {
-			rep.CrossCheck = &one
+			rep.CrossChecks = append(rep.CrossChecks, one)
 			rep.Violated = one.Violated
 			rep.Elapsed += one.Elapsed
 			rep.Calls += one.Calls
@@ -298,19 +304,11 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
 		cfg.Progress = pr.report
 	}
-	if r.Criterion == plan.CriterionRenyi {
-		if p.Claim.Kind != plan.KindRDP {
-			rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
-		}
-		out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
-		fill(rep, out, err, func(search.RenyiFinding) {})
-		// The Rényi cross-check of a DP claim only adds evidence of a
-		// violation: an unresolved cross-check leaves the verdict to the
-		// local audit.
-		if err == nil && out.Unresolved != "" && p.Claim.Kind == plan.KindRDP {
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
-		}
-		return err
+	switch r.Criterion {
+	case plan.CriterionRenyi:
+		return runRenyi(rep, src, p, r, cfg)
+	case plan.CriterionHockeyStick, plan.CriterionGaussian:
+		return runEvent(rep, src, p, r, cfg)
 	}
 	out, err := search.Run(search.DP(src, p.Local), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
@@ -323,6 +321,54 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"}
 	}
 	return err
+}
+
+// runRenyi runs the Rényi criterion: an RDP claim's audit, or the order-2
+// cross-check of a DP claim, which only adds evidence of a violation (an
+// unresolved cross-check leaves the verdict to the other runs).
+func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cfg search.Config[D]) error {
+	if p.Claim.Kind != plan.KindRDP {
+		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
+	}
+	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
+	fill(rep, out, err, func(search.RenyiFinding) {})
+	if err == nil && out.Unresolved != "" && p.Claim.Kind == plan.KindRDP {
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
+	}
+	return err
+}
+
+// runEvent runs an event criterion: the hockey-stick divergence of an
+// (ε, δ)-DP claim (or, against δ = 0, the cross-check of a pure-DP claim,
+// which only adds evidence of a violation), or the Gaussian-DP level of a
+// μ-GDP claim.
+func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cfg search.Config[D]) error {
+	m := hockey.Gaussian()
+	if r.Criterion == plan.CriterionHockeyStick {
+		m = hockey.HockeyStick(r.Eps)
+		rep.Kind, rep.Eps, rep.Lambda = plan.KindApproxDP, r.Eps, 0
+	}
+	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation()), cfg)
+	fill(rep, out, err, func(search.EventFinding) {})
+	if err == nil && out.Unresolved != "" && r.Threshold > 0 {
+		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
+		if r.Criterion == plan.CriterionHockeyStick {
+			remedy = fmt.Sprintf("the bound on δ moves by about 3·e^ε·√(Q(E)/n) at n draws per side, so δ = %s needs on the order of %s draws per side (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", num(r.Threshold), num(drawsToResolve(rep.Resolution, r.Threshold, p.Confirmation.Samples)))
+		}
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
+	}
+	return err
+}
+
+// drawsToResolve is the sample size at which an audit of resolution res at
+// n draws would resolve the threshold th within ResolutionFactor: the
+// resolution's excess over th shrinks as 1/√n.
+func drawsToResolve(res, th float64, n int) float64 {
+	excess, want := res-th, (search.ResolutionFactor-1)*th
+	if !(excess > want) || want <= 0 {
+		return float64(n)
+	}
+	return math.Ceil(float64(n) * (excess / want) * (excess / want))
 }
 
 // fill copies an engine outcome into the report; finding adds what the

@@ -26,7 +26,13 @@
 //   - [RequireRDP], [CheckRDP], [AuditRDP], [MakeRDP]: (λ, ε)-Rényi DP, by the
 //     softmax-floored Rényi lower bound of [KAD24].
 //   - [RequireDP], [CheckDP], [AuditDP], [MakeDP]: pure ε-DP, by the local
-//     approach of [AKD22], with a Rényi cross-check.
+//     approach of [AKD22], with hockey-stick and Rényi cross-checks.
+//   - [RequireApproxDP], [CheckApproxDP], [AuditApproxDP], [MakeApproxDP]:
+//     (ε, δ)-DP, by the hockey-stick divergence of one likelihood-ratio
+//     event, bounded exactly ([KMRS24], Section 3).
+//   - [RequireGDP], [CheckGDP], [AuditGDP], [MakeGDP]: μ-Gaussian DP (Dong,
+//     Roth and Su 2022), by the Gaussian level Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) of one
+//     such event, bounded exactly.
 //   - [AuditDataCentricDP]: the privacy level of one fixed dataset against
 //     its neighbours ([AKD22], eq. (5)).
 //   - [RDPBound], [RDPBoundDiscrete], [CheckRDPSamples],
@@ -51,8 +57,10 @@
 // its claim fails with probability at most α = 1 − confidence (10⁻⁴ by
 // default), and the normal approximations behind the bounds are needed only
 // at α′ ≈ 0.7%. Selection and confirmation never share samples. A DP claim
-// splits α between its local audit and its Rényi cross-check; the report's
-// Settings list the split. A Rényi confirmation bounds either cells grouped
+// splits α in three, between its local audit and its hockey-stick and
+// Rényi cross-checks; the report's Settings list the split. The
+// approximate-DP and Gaussian-DP bounds need no normal approximation at
+// all: exact Clopper–Pearson bounds on one event's two probabilities. A Rényi confirmation bounds either cells grouped
 // by their ratio (the plug-in of [KAD24]) or one event of the most telling
 // outputs, exactly (Clopper–Pearson bounds on its two probabilities, valid
 // at any count, infinite loss included); the screening chooses, per

@@ -93,9 +93,12 @@ func TestDPReport(t *testing.T) {
 	require.IsType(t, 0.0, rep.Location)
 	require.NotNil(t, rep.LossCurve)
 	require.Equal(t, len(rep.LossCurve.T), len(rep.LossCurve.Loss))
-	require.NotNil(t, rep.CrossCheck)
-	require.Equal(t, "RDP", rep.CrossCheck.Kind)
-	require.Equal(t, 1.0, rep.CrossCheck.Claimed) // min(ε, 2·2·ε²)
+	require.Len(t, rep.CrossChecks, 2)
+	require.Equal(t, "ApproxDP", rep.CrossChecks[0].Kind)
+	require.Equal(t, 0.0, rep.CrossChecks[0].Claimed) // δ = 0
+	require.Equal(t, 1.0, rep.CrossChecks[0].Eps)
+	require.Equal(t, "RDP", rep.CrossChecks[1].Kind)
+	require.Equal(t, 1.0, rep.CrossChecks[1].Claimed) // min(ε, 2·2·ε²)
 	require.Contains(t, []string{"ln f_X − ln f_Y", "ln f_Y − ln f_X"}, rep.Direction)
 	// The loss of the Laplace mechanism is ±1/b outside the interval between
 	// the means: the curve's extremes say so within a few standard errors.
@@ -112,7 +115,10 @@ func TestDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
 	audit := func() dptest.Report {
 		rep, err := dptest.AuditDP(dptest.Discrete(rnm.Sample), 1, opts(queryPairs(4), dptest.Seed(11))...)
 		require.NoError(t, err)
-		rep.Elapsed, rep.CrossCheck.Elapsed = 0, 0
+		rep.Elapsed = 0
+		for i := range rep.CrossChecks {
+			rep.CrossChecks[i].Elapsed = 0
+		}
 		return rep
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -177,11 +183,19 @@ func TestDPBadInput(t *testing.T) {
 func TestDPCrossCheckFailureText(t *testing.T) {
 	cross := dptest.Report{Kind: "RDP", Lambda: 2, Claimed: 0.5, LowerBound: 0.9, Estimate: 1, Violated: true,
 		Witness: fixtures.Canonical(2), Direction: "D(M(X)‖M(Y))", Samples: 1000, PairsSearched: 3, Confirmed: 2, Seed: 5}
-	rep := dptest.Report{Kind: "DP", Claimed: 0.5, Confidence: 0.9999, Violated: true, CrossCheck: &cross, Seed: 5, TestName: "TestX"}
+	rep := dptest.Report{Kind: "DP", Claimed: 0.5, Confidence: 0.9999, Violated: true, CrossChecks: []dptest.Report{{Kind: "ApproxDP", Eps: 0.5}, cross}, Seed: 5, TestName: "TestX"}
 	lines := strings.Split(rep.String(), "\n")
 	require.Equal(t, "[dptest] ε=0.5 pure DP violated at 99.99% confidence", lines[0])
 	require.Equal(t, "    found by:     the Rényi cross-check: ε-DP implies D_2 ≤ min(ε, 2λε²) = 0.5", lines[1])
 	require.Equal(t, "    lower bound:  0.9   (estimate 1, 1,000 samples per side)", lines[2])
 	require.Equal(t, "    witness:      X=[1 0]  Y=[0 0]  D(M(X)‖M(Y))", lines[3])
 	require.Equal(t, `    To reproduce: go test -run="^TestX$" -dptest.seed=5`, lines[len(lines)-1])
+
+	hs := dptest.Report{Kind: "ApproxDP", Eps: 0.5, LowerBound: 0.04, Estimate: 0.05, Violated: true, Unbounded: true,
+		Witness: fixtures.Canonical(2), Direction: "H_{e^0.5}(M(X)‖M(Y))", Samples: 1000, PairsSearched: 3, Confirmed: 2, Seed: 5}
+	rep.CrossChecks = []dptest.Report{hs}
+	lines = strings.Split(rep.String(), "\n")
+	require.Equal(t, "    found by:     the hockey-stick cross-check: ε-DP implies H_{e^ε}(M(X)‖M(Y)) = 0", lines[1])
+	require.Equal(t, "    lower bound:  0.04   (estimate 0.05, 1,000 samples per side)", lines[2])
+	require.Contains(t, rep.String(), "unbounded:")
 }

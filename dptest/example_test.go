@@ -131,3 +131,39 @@ func ExampleAuditDP() {
 	// violated: true
 	// loss bound above 0.7: true; the peak lies outside the means [0, 1]: true
 }
+
+// AuditApproxDP audits an (ε, δ)-DP claim through the hockey-stick
+// divergence. The Gaussian mechanism of sensitivity 1 and σ = 0.5 has the
+// exact δ(1) = Φ(1 − 0.5) − e·Φ(−1 − 0.5) ≈ 0.51 (Balle and Wang 2018);
+// a claim of δ = 0.3 at ε = 1 is violated.
+func ExampleAuditApproxDP() {
+	gauss := mechanisms.Gaussian{Sigma: 0.5}
+	rep, err := dptest.AuditApproxDP(dptest.Continuous(gauss.Sample), 1, 0.3,
+		dptest.Seed(7), dptest.Samples(50_000), dptest.Candidates(3))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Kind, "violated:", rep.Violated)
+	fmt.Printf("δ bound between 0.45 and 0.51: %v\n", rep.LowerBound > 0.45 && rep.LowerBound < 0.51)
+	// Output:
+	// ApproxDP violated: true
+	// δ bound between 0.45 and 0.51: true
+}
+
+// AuditGDP audits a μ-Gaussian-DP claim; for the Gaussian mechanism every
+// threshold test has the level μ = Δ/σ, which the estimate recovers.
+func ExampleAuditGDP() {
+	gauss := mechanisms.Gaussian{Sigma: 0.5}
+	rep, err := dptest.AuditGDP(dptest.Continuous(gauss.Sample), 2,
+		dptest.Seed(8), dptest.Samples(200_000), dptest.Candidates(3))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Kind, "violated:", rep.Violated)
+	fmt.Printf("μ estimate %.1f\n", rep.Estimate)
+	// Output:
+	// GDP violated: false
+	// μ estimate 2.0
+}

@@ -54,9 +54,9 @@ func (o option) apply(os *options) {
 const kindSamples = "samples"
 
 var (
-	searchKinds = []string{plan.KindRDP, plan.KindDP}
+	searchKinds = []string{plan.KindRDP, plan.KindDP, plan.KindApproxDP, plan.KindGDP}
 	localKinds  = []string{plan.KindDP, plan.KindDataCentric}
-	auditKinds  = []string{plan.KindRDP, plan.KindDP, plan.KindDataCentric}
+	auditKinds  = []string{plan.KindRDP, plan.KindDP, plan.KindApproxDP, plan.KindGDP, plan.KindDataCentric}
 )
 
 func kindPhrase(kind string) string {
@@ -65,6 +65,10 @@ func kindPhrase(kind string) string {
 		return "an RDP claim"
 	case plan.KindDP:
 		return "a DP claim"
+	case plan.KindApproxDP:
+		return "an (ε, δ)-DP claim"
+	case plan.KindGDP:
+		return "a Gaussian-DP claim"
 	case plan.KindDataCentric:
 		return "AuditDataCentricDP"
 	}

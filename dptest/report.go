@@ -17,14 +17,19 @@ import (
 // both rendered from it ([Report.String]).
 type Report struct {
 	// Kind is "RDP" for a Rényi-DP claim (Lambda, Claimed), "DP" for a
-	// pure-DP claim (Claimed; Lambda is 0) or "DataCentricDP" for
-	// [AuditDataCentricDP] (nothing claimed: Claimed is +Inf).
-	Kind                 string
-	Lambda, Claimed      float64
+	// pure-DP claim (Claimed; Lambda is 0), "ApproxDP" for an (ε, δ)-DP
+	// claim (Eps; Claimed is δ), "GDP" for a μ-Gaussian-DP claim (Claimed
+	// is μ) or "DataCentricDP" for [AuditDataCentricDP] (nothing claimed:
+	// Claimed is +Inf).
+	Kind            string
+	Lambda, Claimed float64
+	// Eps is the ε of an (ε, δ)-DP claim, whose measure is the
+	// hockey-stick divergence H_{e^ε}.
+	Eps                  float64
 	Estimate, LowerBound float64 // of the confirmed worst pair and direction
 	Confidence           float64
 	// Resolution is the smallest true value of the measure (RDP: D_λ; DP:
-	// the loss) that the confirmations would have shown above the claim
+	// the loss; ApproxDP: H_{e^ε}; GDP: μ) that the confirmations would have shown above the claim
 	// with probability about 90%: Claimed + (z_{1−α′} + z_{0.95}) times
 	// the widest confirmation's standard error. An audit whose resolution
 	// exceeds 1.5 times the claim is inconclusive, not passed.
@@ -51,7 +56,8 @@ type Report struct {
 
 	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
 	// or "D(M(Y)‖M(X))" for RDP, "ln f_X − ln f_Y" or "ln f_Y − ln f_X"
-	// for DP.
+	// for DP, "H_{e^ε}(M(X)‖M(Y))" or its reverse for (ε, δ)-DP,
+	// "μ(M(X)‖M(Y))" or its reverse for GDP.
 	Direction string
 	// Location is, for a DP claim, the output t̂ where the witness's loss
 	// peaks: a float64 for real outputs, the value itself for discrete ones.
@@ -60,11 +66,13 @@ type Report struct {
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
 	// Figures 2–3), from the screening sample.
 	LossCurve *LossCurve
-	// CrossCheck is, for a DP claim, the Rényi audit that ran beside the
-	// local one (see RequireDP); nil if it did not run (the local audit
-	// already found a violation). Violated is set when either found one;
-	// the other fields are the local audit's.
-	CrossCheck *Report
+	// CrossChecks are, for a DP claim, the audits that ran beside the
+	// local one, in order: the hockey-stick audit against δ = 0 (Kind
+	// "ApproxDP") and the Rényi audit at order 2 (Kind "RDP"); see
+	// RequireDP. The audit stops at the first violation, so a cross-check
+	// after it did not run. Violated is set when any found one; the other
+	// fields are the local audit's.
+	CrossChecks []Report
 	// ScreeningSamples is the sample size per side of the screening.
 	ScreeningSamples int
 	// Confirmed is the number of (pair, direction) candidates confirmed;
@@ -182,11 +190,17 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", r.claimText(), percent(r.Confidence))
 	e := r
-	if r.CrossCheck != nil && r.CrossCheck.Violated {
-		// Found by the Rényi cross-check of a DP audit: show its evidence.
-		c := r.CrossCheck
-		fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Lambda), num(c.Claimed))
-		e = *c
+	for _, c := range r.CrossChecks {
+		if !c.Violated {
+			continue
+		}
+		// Found by a cross-check of a DP audit: show its evidence.
+		if c.Kind == plan.KindApproxDP {
+			fmt.Fprintf(&b, "    found by:     the hockey-stick cross-check: ε-DP implies H_{e^ε}(M(X)‖M(Y)) = 0\n")
+		} else {
+			fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Lambda), num(c.Claimed))
+		}
+		e = c
 	}
 	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Samples))
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
@@ -241,6 +255,10 @@ func (r Report) claimText() string {
 	switch r.Kind {
 	case plan.KindDP:
 		return fmt.Sprintf("ε=%s pure DP", num(r.Claimed))
+	case plan.KindApproxDP:
+		return fmt.Sprintf("(ε=%s, δ=%s)-DP", num(r.Eps), num(r.Claimed))
+	case plan.KindGDP:
+		return fmt.Sprintf("μ=%s Gaussian DP", num(r.Claimed))
 	case plan.KindDataCentric:
 		return "the data-centric DP level"
 	}

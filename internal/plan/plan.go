@@ -71,16 +71,21 @@ const (
 const (
 	KindRDP         = "RDP"
 	KindDP          = "DP"
+	KindApproxDP    = "ApproxDP"
+	KindGDP         = "GDP"
 	KindDataCentric = "DataCentricDP"
 )
 
 // Claim is what an audit checks: D_λ ≤ Eps for every neighbouring pair
-// (RDP), ε-DP (DP), or nothing (data-centric: the level of one dataset
-// against Neighbours neighbours is bounded, Eps is +Inf).
+// (RDP), ε-DP (DP), (ε, δ)-DP (ApproxDP: Eps and Delta), μ-Gaussian DP
+// (GDP: Mu), or nothing (data-centric: the level of one dataset against
+// Neighbours neighbours is bounded, Eps is +Inf).
 type Claim struct {
 	Kind       string
 	Lambda     float64
 	Eps        float64
+	Delta      float64
+	Mu         float64
 	Neighbours int
 }
 
@@ -93,6 +98,18 @@ func (c Claim) Check() error {
 			return fmt.Errorf("dptest: order λ must be > 1 and finite, got %v", c.Lambda)
 		}
 	case KindDP:
+	case KindApproxDP:
+		if !(c.Delta >= 0 && c.Delta < 1) {
+			return fmt.Errorf("dptest: δ must lie in [0, 1), got %v", c.Delta)
+		}
+	case KindGDP:
+		switch {
+		case math.IsNaN(c.Mu) || c.Mu < 0:
+			return fmt.Errorf("dptest: μ must be ≥ 0, got %v", c.Mu)
+		case math.IsInf(c.Mu, 1):
+			return fmt.Errorf("dptest: μ = +Inf claims nothing, so there is nothing to test; claim a finite μ")
+		}
+		return nil
 	case KindDataCentric:
 		if c.Neighbours < 1 {
 			return fmt.Errorf("dptest: AuditDataCentricDP needs at least one neighbour")
@@ -122,8 +139,9 @@ func StageOf(n int) Stage { return Stage{Samples: n, Pilot: min(n, max(MinPilot,
 // Run is one run of the engine: a criterion, the threshold its value must
 // not exceed, its share of the false-failure budget and its seed.
 type Run struct {
-	Criterion string  // CriterionRenyi or CriterionLocal
+	Criterion string  // CriterionRenyi, CriterionLocal, CriterionHockeyStick or CriterionGaussian
 	Lambda    float64 // Rényi order
+	Eps       float64 // the ε of the hockey-stick divergence H_{e^ε}
 	Threshold float64
 	Alpha     float64
 	Seed      uint64
@@ -131,8 +149,10 @@ type Run struct {
 
 // Criteria.
 const (
-	CriterionRenyi = "Rényi"
-	CriterionLocal = "local"
+	CriterionRenyi       = "Rényi"
+	CriterionLocal       = "local"
+	CriterionHockeyStick = "hockey-stick"
+	CriterionGaussian    = "Gaussian"
 )
 
 // PerConfirmation is the level α′ = √(α/K) of each of the two

@@ -198,20 +198,56 @@ func TestClaimsAndSettingsAreChecked(t *testing.T) {
 func TestRuns(t *testing.T) {
 	p, err := Resolve(Claim{Kind: KindDP, Eps: 0.5}, "T", Settings{Confidence: 0.99, ConfidenceSet: true}, false)
 	require.NoError(t, err)
-	require.Len(t, p.Runs, 2)
+	require.Len(t, p.Runs, 3)
 	require.Equal(t, CriterionLocal, p.Runs[0].Criterion)
-	require.InDelta(t, 0.005, p.Runs[0].Alpha, 1e-15)
+	require.InDelta(t, 0.01/3, p.Runs[0].Alpha, 1e-15)
 	require.Equal(t, p.Seed, p.Runs[0].Seed)
-	require.Equal(t, CriterionRenyi, p.Runs[1].Criterion)
-	require.Equal(t, 0.5, p.Runs[1].Threshold, "min(ε, 4ε²)")
-	require.NotEqual(t, p.Seed, p.Runs[1].Seed)
-	require.InDelta(t, math.Sqrt(0.005/2), p.Runs[1].PerConfirmation(), 1e-15)
+	require.Equal(t, CriterionHockeyStick, p.Runs[1].Criterion)
+	require.Equal(t, 0.5, p.Runs[1].Eps)
+	require.Equal(t, 0.0, p.Runs[1].Threshold, "ε-DP: H_{e^ε} = 0")
+	require.Equal(t, CriterionRenyi, p.Runs[2].Criterion)
+	require.Equal(t, 0.5, p.Runs[2].Threshold, "min(ε, 4ε²)")
+	seeds := map[uint64]bool{p.Seed: true, p.Runs[1].Seed: true, p.Runs[2].Seed: true}
+	require.Len(t, seeds, 3, "every run draws its own samples")
+	require.InDelta(t, math.Sqrt(0.01/3/2), p.Runs[2].PerConfirmation(), 1e-15)
 	p, err = Resolve(Claim{Kind: KindDP, Eps: 0.1}, "T", Settings{}, false)
 	require.NoError(t, err)
-	require.InDelta(t, 0.04, p.Runs[1].Threshold, 1e-15)
+	require.InDelta(t, 0.04, p.Runs[2].Threshold, 1e-15)
 	p, err = Resolve(rdp2, "T", Settings{}, false)
 	require.NoError(t, err)
 	require.Equal(t, []Run{{Criterion: CriterionRenyi, Lambda: 2, Threshold: 0.1, Alpha: p.Alpha(), Seed: p.Seed}}, p.Runs)
+
+	p, err = Resolve(Claim{Kind: KindApproxDP, Eps: 1, Delta: 1e-3}, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, []Run{{Criterion: CriterionHockeyStick, Eps: 1, Threshold: 1e-3, Alpha: p.Alpha(), Seed: p.Seed}}, p.Runs)
+	dp, err := Resolve(Claim{Kind: KindApproxDP, Eps: 1, Delta: 0}, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.Len(t, dp.Runs, 3, "δ = 0 is pure DP")
+	require.NotEqual(t, p.Seed, dp.Seed, "the derived seed tells δ apart")
+	p, err = Resolve(Claim{Kind: KindGDP, Mu: 0.7}, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, []Run{{Criterion: CriterionGaussian, Threshold: 0.7, Alpha: p.Alpha(), Seed: p.Seed}}, p.Runs)
+}
+
+// Bad claim values are refused with a message naming the value.
+func TestApproxAndGaussianClaimsChecked(t *testing.T) {
+	for _, c := range []struct {
+		claim Claim
+		want  string
+	}{
+		{Claim{Kind: KindApproxDP, Eps: -1, Delta: 0.1}, "dptest: ε must be ≥ 0, got -1"},
+		{Claim{Kind: KindApproxDP, Eps: math.NaN(), Delta: 0.1}, "dptest: ε must be ≥ 0, got NaN"},
+		{Claim{Kind: KindApproxDP, Eps: math.Inf(1), Delta: 0.1}, "dptest: ε = +Inf claims nothing, so there is nothing to test; claim a finite ε"},
+		{Claim{Kind: KindApproxDP, Eps: 1, Delta: 1}, "dptest: δ must lie in [0, 1), got 1"},
+		{Claim{Kind: KindApproxDP, Eps: 1, Delta: -1e-9}, "dptest: δ must lie in [0, 1), got -1e-09"},
+		{Claim{Kind: KindApproxDP, Eps: 1, Delta: math.NaN()}, "dptest: δ must lie in [0, 1), got NaN"},
+		{Claim{Kind: KindGDP, Mu: -0.5}, "dptest: μ must be ≥ 0, got -0.5"},
+		{Claim{Kind: KindGDP, Mu: math.NaN()}, "dptest: μ must be ≥ 0, got NaN"},
+		{Claim{Kind: KindGDP, Mu: math.Inf(1)}, "dptest: μ = +Inf claims nothing, so there is nothing to test; claim a finite μ"},
+	} {
+		_, err := Resolve(c.claim, "T", Settings{}, false)
+		require.EqualError(t, err, c.want)
+	}
 }
 
 func TestStages(t *testing.T) {

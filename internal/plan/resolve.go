@@ -179,6 +179,10 @@ func derivedSeed(c Claim, testName string) uint64 {
 	switch c.Kind {
 	case KindDP:
 		name, lambda = testName+"|DP", 0
+	case KindApproxDP:
+		name, lambda = fmt.Sprintf("%s|ApproxDP|%v", testName, c.Delta), 0
+	case KindGDP:
+		name, lambda, eps = testName+"|GDP", 0, c.Mu
 	case KindDataCentric:
 		name, lambda, eps = "data-centric", 0, float64(c.Neighbours)
 	}
@@ -188,27 +192,40 @@ func derivedSeed(c Claim, testName string) uint64 {
 }
 
 // runs splits the budget α over the criteria a claim is audited with.
-// An RDP claim is one Rényi run. A DP claim is the local run at ε and the
-// Rényi run at order 2 against the bound ε-DP implies, D_2 ≤ min(ε, 2·2·ε²)
-// ([KMRS24], Lemma 4.6), each with α/2; the cross-check's seed is derived
-// from the audit's, so the two draw independent samples and one seed
-// replays both. A data-centric audit is one local run with no threshold.
+// An RDP claim is one Rényi run. A DP claim is three runs of α/3 each: the
+// local run at ε; the hockey-stick run at ε against δ = 0 (ε-DP holds iff
+// H_{e^ε} = 0 for every pair, [KMRS24] Section 3), which sees outputs one
+// dataset never produces; and the Rényi run at order 2 against the bound
+// ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma 4.6). The
+// cross-checks' seeds are derived from the audit's, so the runs draw
+// independent samples and one seed replays all of them. An ApproxDP claim
+// with δ > 0 is one hockey-stick run at ε against δ; with δ = 0 it is the
+// DP claim's runs. A GDP claim is one Gaussian run against μ. A
+// data-centric audit is one local run with no threshold.
 func runs(c Claim, seed uint64, alpha float64) []Run {
 	switch c.Kind {
 	case KindRDP:
 		return []Run{{Criterion: CriterionRenyi, Lambda: c.Lambda, Threshold: c.Eps, Alpha: alpha, Seed: seed}}
+	case KindApproxDP:
+		if c.Delta > 0 {
+			return []Run{{Criterion: CriterionHockeyStick, Eps: c.Eps, Threshold: c.Delta, Alpha: alpha, Seed: seed}}
+		}
+		fallthrough
 	case KindDP:
 		implied := math.Min(c.Eps, 2*CrossCheckOrder*c.Eps*c.Eps)
 		return []Run{
-			{Criterion: CriterionLocal, Threshold: c.Eps, Alpha: alpha / 2, Seed: seed},
-			{Criterion: CriterionRenyi, Lambda: CrossCheckOrder, Threshold: implied, Alpha: alpha / 2, Seed: crossSeed(seed)},
+			{Criterion: CriterionLocal, Threshold: c.Eps, Alpha: alpha / 3, Seed: seed},
+			{Criterion: CriterionHockeyStick, Eps: c.Eps, Threshold: 0, Alpha: alpha / 3, Seed: crossSeed(seed, "hockey-stick")},
+			{Criterion: CriterionRenyi, Lambda: CrossCheckOrder, Threshold: implied, Alpha: alpha / 3, Seed: crossSeed(seed, "rényi")},
 		}
+	case KindGDP:
+		return []Run{{Criterion: CriterionGaussian, Threshold: c.Mu, Alpha: alpha, Seed: seed}}
 	}
 	return []Run{{Criterion: CriterionLocal, Threshold: math.Inf(1), Alpha: alpha, Seed: seed}}
 }
 
-func crossSeed(seed uint64) uint64 {
+func crossSeed(seed uint64, criterion string) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|rényi cross-check", seed)
+	fmt.Fprintf(h, "%d|%s cross-check", seed, criterion)
 	return h.Sum64()
 }

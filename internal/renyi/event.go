@@ -65,9 +65,21 @@ func EventBound(cp, np, cq, nq int64, lambda, alpha float64) Result {
 
 // BestEvent chooses the event E whose EventBound at level alpha on n fresh
 // draws per side is predicted largest for D_λ(P ‖ Q) (or D_λ(Q ‖ P) if
-// reverse). E is a prefix of the cells of the table order in the order of
-// orderCells, cut only between different keys; each prefix's bound is
-// predicted from the counts of its cells in the table held, drawn
+// reverse): BestPrefix with the two-point divergence TwoPoint.
+func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alpha float64) (stat.Grouping, float64) {
+	return BestPrefix(order, held, n, reverse, alpha, func(a, b float64) float64 { return TwoPoint(a, b, lambda) })
+}
+
+// BestPrefix chooses the event E whose bound measure(a₋, b₊) at level
+// alpha on n fresh draws per side is predicted largest, for a measure of
+// the two-point distributions (a, b) = (P(E), Q(E)) (or (Q(E), P(E)) if
+// reverse) that increases in a and decreases in b: the two-point Rényi
+// divergence, the hockey-stick divergence a − e^ε·b, the Gaussian-DP
+// level Φ⁻¹(a) − Φ⁻¹(b). E is a prefix of the cells of the table order in
+// the order of orderCells (by estimated ratio, so the prefixes are the
+// likelihood-ratio tests {p/q > c}, which attain each of these measures
+// among all events), cut only between different keys; each prefix's bound
+// is predicted from the counts of its cells in the table held, drawn
 // independently of order (stat.Recounted), scaled to n, with the
 // variance-stabilised approximations (√c ∓ z/2)²/n of the exact bounds.
 // Predicting on other draws than those that ordered the cells keeps the
@@ -75,8 +87,47 @@ func EventBound(cp, np, cq, nq int64, lambda, alpha float64) Result {
 // returns the event as a grouping of two groups, E first, and the predicted
 // bound; with no prefix predicting a positive bound, E is empty and the
 // prediction 0, and the caller should not choose the event.
-func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alpha float64) (stat.Grouping, float64) {
-	ks := orderCells(order, n, reverse)
+func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64) (stat.Grouping, float64) {
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, 0, 0)
+	group := make([]int, len(ks))
+	for i := range group {
+		if i > cut {
+			group[i] = 1
+		}
+	}
+	return grouping(order, ks, group, 2), best
+}
+
+// PrefixGroups chooses the event as BestPrefix does, but among every
+// prefix, the best predicted bound however small (so an event is chosen
+// even where no prefix predicts a positive bound), and groups the ordered
+// cells into about parts consecutive groups of equal pooled count, the
+// event's end one of their boundaries: the event is groups 0…inEvent−1,
+// and counting the groups shows every prefix at their boundaries (the
+// likelihood-ratio tests at about parts thresholds). It returns the
+// grouping, inEvent and the predicted bound (−Inf with no prefix whose
+// predicted P(E) exceeds Q(E): inEvent is then 0).
+func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, parts int) (g stat.Grouping, inEvent int, predicted float64) {
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty)
+	group, groups, inEvent := cutGroups(ks, cut, parts)
+	return grouping(order, ks, group, groups), inEvent, best
+}
+
+// HeldPenalty is how many of the held-out draws' own standard errors
+// PrefixGroups moves each prefix's held counts against it (P(E) down,
+// Q(E) up) before predicting its bound at the confirmation's size: the
+// held-out half is a twentieth of a confirmation, and among many prefixes
+// the one whose held counts erred most in its favour would otherwise win
+// (a far-tail event whose Gaussian-DP level the held draws overstate).
+const HeldPenalty = 1
+
+// bestCut orders the cells (orderCells) and returns the index of the last
+// cell of the prefix whose measure(a₋, b₊) is predicted largest, above
+// floor (−1 for none), and that prediction (floor for none); the held
+// counts are first moved by heldPenalty of their own standard errors
+// against the prefix (0: not moved).
+func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, floor, heldPenalty float64) (ks []keyed, bestAt int, best float64) {
+	ks = orderCells(order, n, reverse)
 	counts := make(map[any][2]float64, len(held.Cells))
 	for _, c := range held.Cells {
 		p, q := float64(c.P), float64(c.Q)
@@ -91,29 +142,67 @@ func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alp
 	}
 	z := numeric.UpperNormalQuantile(alpha / 2)
 	fn := float64(n)
-	best, bestAt := 0.0, -1
-	var ep, eq float64
+	best, bestAt = floor, -1
+	var hp, hq float64 // held counts of the prefix
 	for i, k := range ks {
 		c := counts[k.cell.Value]
-		ep += c[0] / np * fn
-		eq += c[1] / nq * fn
+		hp += c[0]
+		hq += c[1]
 		if i+1 < len(ks) && ks[i+1].key == k.key {
 			continue
+		}
+		ep, eq := hp/np*fn, hq/nq*fn // at the confirmation's size
+		if heldPenalty > 0 {
+			ep = math.Pow(max(math.Sqrt(hp)-heldPenalty/2, 0), 2) / np * fn
+			eq = math.Pow(math.Sqrt(hq+1)+heldPenalty/2, 2) / nq * fn
 		}
 		a := math.Pow(max(math.Sqrt(ep)-z/2, 0), 2) / fn
 		b := math.Pow(math.Sqrt(eq+1)+z/2, 2) / fn
 		if a <= b || a >= 1 {
 			continue
 		}
-		if d := TwoPoint(a, min(b, 1), lambda); d > best {
+		if d := measure(a, min(b, 1)); d > best {
 			best, bestAt = d, i
 		}
 	}
-	group := make([]int, len(ks))
-	for i := range group {
-		if i > bestAt {
-			group[i] = 1
+	return ks, bestAt, best
+}
+
+// cutGroups assigns the ordered cells ks to consecutive groups: a group
+// ends after the cell cut and wherever the pooled screening count passes
+// another 1/parts of the total, never between cells of equal key. It
+// returns each cell's group, the number of groups and the number of
+// groups up to and including cut's.
+func cutGroups(ks []keyed, cut, parts int) (group []int, groups, upToCut int) {
+	total := 0.0
+	for _, k := range ks {
+		total += k.ep + k.eq
+	}
+	step := total / float64(parts)
+	next := step
+	if parts <= 1 {
+		next = math.Inf(1)
+	}
+	group = make([]int, len(ks))
+	g, acc := 0, 0.0
+	for i, k := range ks {
+		group[i] = g
+		acc += k.ep + k.eq
+		if i+1 == len(ks) || ks[i+1].key == k.key {
+			continue
+		}
+		if i == cut {
+			upToCut = g + 1
+		}
+		if i == cut || acc >= next {
+			g++
+			for acc >= next {
+				next += step
+			}
 		}
 	}
-	return grouping(order, ks, group, 2), best
+	if cut == len(ks)-1 && cut >= 0 {
+		upToCut = g + 1
+	}
+	return group, g + 1, upToCut
 }

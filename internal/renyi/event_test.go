@@ -185,3 +185,37 @@ func TestZoneDependence(t *testing.T) {
 	qOnly := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 5, 100_000, 8000, 884_000, 8000}, 64)
 	require.Greater(t, qOnly, 0.99)
 }
+
+// PrefixGroups cuts the cells ordered by ratio into groups of about equal
+// pooled count with the event's end a boundary, and picks an event even
+// where no prefix predicts a positive bound.
+func TestPrefixGroups(t *testing.T) {
+	// 20 values: value v has P-count 100+10v and Q-count 300−10v.
+	order := &stat.Table{NP: 8000, NQ: 8000}
+	for v := 0; v < 20; v++ {
+		order.Cells = append(order.Cells, stat.Cell{Value: v, P: int64(100 + 10*v), Q: int64(300 - 10*v)})
+	}
+	stat.SortCells(order.Cells)
+	hockey := func(e float64) func(a, b float64) float64 {
+		return func(a, b float64) float64 { return a - math.Exp(e)*b }
+	}
+	g, in, predicted := PrefixGroups(order, order, 100_000, false, 0.01, hockey(0.5), 4)
+	require.Greater(t, predicted, 0.0)
+	require.Greater(t, in, 0)
+	require.GreaterOrEqual(t, g.Groups, 4)
+	require.LessOrEqual(t, g.Groups, 6)
+	for v := 0; v < 20; v++ { // the event is the values of highest ratio
+		if v >= 17 {
+			require.Less(t, g.OfValue[v], in, "value %d", v)
+		}
+		if v <= 10 {
+			require.GreaterOrEqual(t, g.OfValue[v], in, "value %d", v)
+		}
+	}
+	for v := 1; v < 20; v++ { // groups are consecutive in ratio
+		require.LessOrEqual(t, g.OfValue[v], g.OfValue[v-1])
+	}
+	_, in, predicted = PrefixGroups(order, order, 100_000, false, 0.01, hockey(5), 4)
+	require.Less(t, predicted, 0.0, "no positive bound at ε = 5")
+	require.Greater(t, in, 0, "still an event")
+}

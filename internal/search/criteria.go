@@ -76,7 +76,7 @@ type rdpCriterion[D any] struct {
 func (rdpCriterion[D]) Directions() [2]string { return [2]string{"D(M(X)‖M(Y))", "D(M(Y)‖M(X))"} }
 
 func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[RenyiFinding], err error) {
-	orders, helds, err := c.screeningTables(seed, p, st)
+	orders, helds, err := heldOutTables(c.src, seed, p, st)
 	if err != nil {
 		return xy, yx, err
 	}
@@ -99,15 +99,15 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	return out[0], out[1], nil
 }
 
-// screeningTables draws a screening in two halves: the first is
+// heldOutTables draws a screening in two halves: the first is
 // tabulated (orders: its table, and for numbers seen fewer than
 // stat.DenseCount times a value also the table of the values,
 // stat.Table.Values), the second counted in the first's
 // cells (stat.CellGrouping; helds), so that what the first half chose is
 // judged on draws that did not choose it.
-func (c rdpCriterion[D]) screeningTables(seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {
+func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {
 	half := st.Samples / 2
-	s, err := c.src.Sample(seed, p.X, p.Y, half, st.Pilot)
+	s, err := src.Sample(seed, p.X, p.Y, half, st.Pilot)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -127,7 +127,7 @@ func (c rdpCriterion[D]) screeningTables(seed uint64, p fixtures.Pair[D], st pla
 		gs[k] = stat.CellGrouping(t)
 	}
 	rest := st.Samples - half
-	cx, cy, err := c.src.Count(plan.SubSeed(seed, "held", 0), p.X, p.Y, rest, gs)
+	cx, cy, err := src.Count(plan.SubSeed(seed, "held", 0), p.X, p.Y, rest, gs)
 	if err != nil {
 		return nil, nil, err
 	}

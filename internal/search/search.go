@@ -181,6 +181,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	}
 	out.Best, out.Violated = decide(out.Confirmed, cfg.Run.Threshold)
 	out.Resolution = resolution(out.Confirmed, cfg.Run.Threshold, out.PerConfirm)
+	if f, ok := crit.(floored); ok {
+		out.Resolution = max(out.Resolution, f.ResolutionFloor(cfg.Run.Threshold, cfg.Confirmation.Samples, out.PerConfirm))
+	}
 	if !out.Violated {
 		out.Unresolved = unresolved(out.Confirmed)
 		if r, th := out.Resolution, cfg.Run.Threshold; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
@@ -223,6 +226,13 @@ func unresolved[D, F any](confirmed []Candidate[D, F]) string {
 		}
 	}
 	return ""
+}
+
+// floored is a criterion whose statistic cannot show a violation below
+// some size at a sample size, whatever the widths of the confirmations it
+// made: the audit's resolution is at least ResolutionFloor.
+type floored interface {
+	ResolutionFloor(threshold float64, n int, alpha float64) float64
 }
 
 // ResolutionFactor is how far above the threshold an audit may resolve

@@ -246,3 +246,36 @@ func Product(a, b Grouping) Grouping {
 	}
 	return g
 }
+
+// Smoothed returns, for a table of a partition's cells (real outputs, or
+// ranges of numbers), the table whose cell i holds the counts of the
+// smallest window of cells i−w…i+w, in the partition's order, that holds
+// at least count pooled outputs (or every cell): the ratio of adjacent
+// cells averaged where each is too rare to estimate it. It is an ordering
+// aid only (its counts are not of disjoint events); for any other table it
+// returns nil.
+func Smoothed(t *Table, count int64) *Table {
+	if t.Partition == nil {
+		return nil
+	}
+	n := t.Partition.Cells()
+	p, q := make([]int64, n+1), make([]int64, n+1) // prefix sums
+	for _, c := range t.Cells {
+		i := c.Value.(int)
+		p[i+1], q[i+1] = c.P, c.Q
+	}
+	for i := 0; i < n; i++ {
+		p[i+1] += p[i]
+		q[i+1] += q[i]
+	}
+	out := &Table{NP: t.NP, NQ: t.NQ, Partition: t.Partition, Cells: make([]Cell, 0, n)}
+	for i := 0; i < n; i++ {
+		lo, hi := i, i+1
+		for p[hi]-p[lo]+q[hi]-q[lo] < count && (lo > 0 || hi < n) {
+			lo, hi = max(lo-1, 0), min(hi+1, n)
+		}
+		out.Cells = append(out.Cells, Cell{Value: i, P: p[hi] - p[lo], Q: q[hi] - q[lo]})
+	}
+	SortCells(out.Cells)
+	return out
+}

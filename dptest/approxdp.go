@@ -1,0 +1,126 @@
+package dptest
+
+import (
+	"testing"
+
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/tb"
+)
+
+// RequireApproxDP checks that m satisfies (ε, δ)-differential privacy and
+// stops the test (t.FailNow) if the outputs show, at the configured
+// confidence, that it does not. (ε, δ)-DP holds iff the hockey-stick
+// divergence
+//
+//	H_{e^ε}(M(X) ‖ M(Y)) = sup_E P(M(X) ∈ E) − e^ε·P(M(Y) ∈ E) ≤ δ
+//
+// for all neighbours X, Y, in both directions ([KMRS24], Section 3).
+//
+// For every candidate pair (found as by [RequireRDP]) and both
+// directions, the screening orders the outputs (values, or cells of real
+// outputs) by their estimated ratio on one half of its draws and chooses,
+// on the other half, the likelihood-ratio event E = {p/q > c} whose bound
+// it predicts largest; the two leading candidates are confirmed twice on
+// fresh draws, which count E, and the bound is
+//
+//	P(E)₋ − e^ε·Q(E)₊,
+//
+// P(E)₋ and Q(E)₊ exact one-sided Clopper–Pearson bounds: a finite-sample
+// bound with no normal approximation. An event one dataset produces and the
+// other never does (a δ-mass of infinite loss) is reported as such
+// (Report.Unbounded).
+//
+// A pass needs the audit to resolve δ: at n draws per side the bound
+// moves by about 3·√(P(E)/n) + 3·e^ε·√(Q(E)/n), so a claim whose δ is well
+// below that (δ = 10⁻⁵ at a million draws) ends inconclusive, naming the
+// sample size it would take, never passed. With δ = 0 the claim is pure
+// ε-DP and audited as by [RequireDP].
+//
+// It fails the test, with a message naming the value, on ε < 0, ε NaN or
+// +Inf, δ outside [0, 1), a zero Mechanism, a bad option value or an
+// option that does not apply (Region and Floor are the pure-DP audit's).
+func RequireApproxDP[D any](t TestingT, m Mechanism[D], eps, delta float64, opts ...Option) {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	require(t, m, approxDPClaim(eps, delta), opts)
+}
+
+// CheckApproxDP is the non-fatal form of [RequireApproxDP] (also available
+// as assert.ApproxDP).
+func CheckApproxDP[D any](t CheckT, m Mechanism[D], eps, delta float64, opts ...Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	return check(t, m, approxDPClaim(eps, delta), opts)
+}
+
+// AuditApproxDP runs the audit of [RequireApproxDP] outside a test and
+// returns its report: Claimed is δ, Eps is ε, Estimate and LowerBound are
+// of H_{e^ε} on the witness. Errors as for [AuditRDP].
+func AuditApproxDP[D any](m Mechanism[D], eps, delta float64, opts ...Option) (Report, error) {
+	return audit(m, approxDPClaim(eps, delta), opts, env{logf: stderrLogger})
+}
+
+// MakeApproxDP returns a test function asserting the claim, for t.Run.
+func MakeApproxDP[D any](m Mechanism[D], eps, delta float64, opts ...Option) func(*testing.T) {
+	return func(t *testing.T) {
+		t.Helper()
+		require(t, m, approxDPClaim(eps, delta), opts)
+	}
+}
+
+func approxDPClaim(eps, delta float64) plan.Claim {
+	return plan.Claim{Kind: plan.KindApproxDP, Eps: eps, Delta: delta}
+}
+
+// RequireGDP checks that m satisfies μ-Gaussian differential privacy (Dong,
+// Roth and Su, "Gaussian differential privacy", JRSS B 2022): for all
+// neighbours X, Y, telling M(X) from M(Y) is at least as hard as telling
+// N(0, 1) from N(μ, 1), that is every test of level α has power at most
+// 1 − G_μ(α), G_μ(α) = Φ(Φ⁻¹(1 − α) − μ). It stops the test (t.FailNow) if
+// the outputs show, at the configured confidence, that it does not.
+//
+// A test rejecting M(Y) on the event E has level Q(E) and power P(E), so
+// μ-GDP implies Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) ≤ μ for every event; the audit finds
+// the event as [RequireApproxDP] does (a likelihood-ratio test), confirms
+// it twice on fresh draws and bounds
+//
+//	Φ⁻¹(P(E)₋) − Φ⁻¹(Q(E)₊)
+//
+// with exact Clopper–Pearson bounds. For the Gaussian mechanism of
+// sensitivity Δ and noise σ every such test gives μ = Δ/σ, which the
+// estimate recovers. Bad input as for [RequireApproxDP] (μ < 0, NaN or
+// +Inf).
+func RequireGDP[D any](t TestingT, m Mechanism[D], mu float64, opts ...Option) {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	require(t, m, gdpClaim(mu), opts)
+}
+
+// CheckGDP is the non-fatal form of [RequireGDP] (also available as
+// assert.GDP).
+func CheckGDP[D any](t CheckT, m Mechanism[D], mu float64, opts ...Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	return check(t, m, gdpClaim(mu), opts)
+}
+
+// AuditGDP runs the audit of [RequireGDP] outside a test and returns its
+// report: Claimed is μ; Estimate and LowerBound are the Gaussian-DP level
+// Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) of the witness's event. Errors as for [AuditRDP].
+func AuditGDP[D any](m Mechanism[D], mu float64, opts ...Option) (Report, error) {
+	return audit(m, gdpClaim(mu), opts, env{logf: stderrLogger})
+}
+
+// MakeGDP returns a test function asserting the claim, for t.Run.
+func MakeGDP[D any](m Mechanism[D], mu float64, opts ...Option) func(*testing.T) {
+	return func(t *testing.T) {
+		t.Helper()
+		require(t, m, gdpClaim(mu), opts)
+	}
+}
+
+func gdpClaim(mu float64) plan.Claim { return plan.Claim{Kind: plan.KindGDP, Mu: mu} }

@@ -1,0 +1,229 @@
+package dptest_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// gaussianDelta is the exact δ(ε) of the Gaussian mechanism of
+// sensitivity 1 and noise σ (Balle and Wang 2018, Theorem 8):
+// Φ(1/2σ − εσ) − e^ε·Φ(−1/2σ − εσ).
+func gaussianDelta(sigma, eps float64) float64 {
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	return phi(1/(2*sigma)-eps*sigma) - math.Exp(eps)*phi(-1/(2*sigma)-eps*sigma)
+}
+
+// The Gaussian mechanism at its exact (ε, δ(ε)) passes with a bound close
+// to δ(ε); at δ(ε)/1.5, or with σ halved, it fails. Every audit here and
+// below runs at confidence 1 − 10⁻⁴ with a fixed seed: a correct claim
+// fails with probability at most 10⁻⁴.
+func TestApproxDPOfTheGaussianMechanism(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 0.5}
+	m := dptest.Continuous(g.Sample)
+	delta := gaussianDelta(0.5, 1) // 0.5099
+	rep, err := dptest.AuditApproxDP(m, 1, delta, opts(dptest.Seed(1))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Equal(t, "ApproxDP", rep.Kind)
+	require.Equal(t, 1.0, rep.Eps)
+	require.Equal(t, delta, rep.Claimed)
+	require.Greater(t, rep.LowerBound, 0.9*delta)
+	require.Less(t, rep.LowerBound, delta)
+	require.LessOrEqual(t, rep.Resolution, 1.5*delta)
+	require.Contains(t, []string{"H_{e^1}(M(X)‖M(Y))", "H_{e^1}(M(Y)‖M(X))"}, rep.Direction)
+	require.Contains(t, rep.String(), "[dptest] (ε=1, δ=0.5099)-DP holds: lower bound 0.")
+
+	rep, err = dptest.AuditApproxDP(m, 1, delta/1.5, opts(dptest.Seed(2))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.String(), "[dptest] (ε=1, δ=0.3399)-DP violated at 99.99% confidence")
+
+	half := mechanisms.Gaussian{Sigma: 0.25}
+	rep, err = dptest.AuditApproxDP(dptest.Continuous(half.Sample), 1, delta, opts(dptest.Seed(3))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}
+
+// A partition selection of δ = 0.05 keeps a partition of one unit with
+// probability 0.05 and one of none never: at ε = 1 its hockey-stick
+// divergence is exactly 0.05 on every pair of adjacent unit counts. The
+// claim (1, 0.05) holds; (1, 0.03) fails, on an event the other dataset
+// never produces when the witness is 1 unit against 0. Discrete outputs.
+func TestApproxDPOfPartitionSelection(t *testing.T) {
+	m := partitionSelection()
+	rep, err := dptest.AuditApproxDP(m, 1, 0.05, opts(dptest.Seed(4))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.045)
+
+	rep, err = dptest.AuditApproxDP(m, 1, 0.03, opts(dptest.Seed(5))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.045)
+	if w, _ := dptest.WitnessOf[[]float64](rep); units(w.Y) == 0 || units(w.X) == 0 {
+		require.True(t, rep.Unbounded, "%s", rep)
+		require.Contains(t, rep.String(), "unbounded:")
+	}
+}
+
+func units(x []float64) int {
+	n := 0
+	for _, v := range x {
+		if v >= 0.5 {
+			n++
+		}
+	}
+	return n
+}
+
+// Both directions are searched: with the one pair given as (0 units,
+// 1 unit), the event of a kept partition is seen under Y only.
+func TestApproxDPFindsTheReverseDirection(t *testing.T) {
+	pair := fixtures.Pair[[]float64]{X: []float64{0, 0}, Y: []float64{1, 0}}
+	rep, err := dptest.AuditApproxDP(partitionSelection(), 1, 0.03, dptest.Samples(200_000), dptest.Pairs(pair), dptest.Seed(6))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Equal(t, "H_{e^1}(M(Y)‖M(X))", rep.Direction)
+	require.True(t, rep.Unbounded)
+}
+
+// A mechanism that releases its exact statistic with probability 0.05 and
+// adds N(0, 2²) otherwise has a hockey-stick divergence at ε = 1 of at
+// least 0.05 (the atom at Σx, which the other dataset never produces),
+// though its noisy part alone meets (1, 0.01): the claim fails. Real
+// outputs with an atom.
+func TestApproxDPSeesAnAtomOfExactReleases(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		if r.Float64() < 0.05 {
+			return s
+		}
+		return s + 2*r.NormFloat64()
+	})
+	require.Less(t, 0.95*gaussianDelta(2, 1), 0.01)
+	rep, err := dptest.AuditApproxDP(m, 1, 0.01, opts(dptest.Seed(7))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.04)
+}
+
+// Randomized response over ten records: at ε < ε₀ its hockey-stick
+// divergence is p − e^ε(1 − p), p = e^{ε₀}/(1 + e^{ε₀}), the records that
+// agree adding nothing. Values of a uint64.
+func TestApproxDPOfRandomizedResponse(t *testing.T) {
+	rr := mechanisms.RandomizedResponse{Eps0: 2, M: 10}
+	m := dptest.Discrete(rr.Sample)
+	p := math.Exp(2) / (1 + math.Exp(2))
+	delta := p - math.Exp(1)*(1-p) // 0.5554
+	rep, err := dptest.AuditApproxDP(m, 1, delta, opts(dptest.Seed(8))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.9*delta)
+	rep, err = dptest.AuditApproxDP(m, 1, delta/1.5, opts(dptest.Seed(9))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}
+
+// A δ far below what the sample resolves ends inconclusive, naming the
+// sample size it would need, never passed.
+func TestApproxDPWithATinyDeltaIsInconclusive(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 4}
+	_, err := dptest.AuditApproxDP(dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10))...)
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.ErrorContains(t, err, "draws per side")
+	r := run("TestTinyDelta", func(rt *recorder) {
+		dptest.RequireApproxDP(rt, dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10))...)
+	})
+	require.True(t, r.failed, "an inconclusive audit fails the test unless AllowInconclusive")
+	require.Contains(t, r.text(), "inconclusive")
+}
+
+// The Gaussian mechanism is μ-GDP at μ = Δ/σ exactly: the estimate
+// recovers μ within 5%, the claim passes, and μ/1.5 fails.
+func TestGDPOfTheGaussianMechanism(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 0.5}
+	m := dptest.Continuous(g.Sample)
+	rep, err := dptest.AuditGDP(m, 2, opts(dptest.Seed(11))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Equal(t, "GDP", rep.Kind)
+	require.InDelta(t, 2, rep.Estimate, 0.1)
+	require.Contains(t, rep.String(), "[dptest] μ=2 Gaussian DP holds")
+	rep, err = dptest.AuditGDP(m, 2/1.5, opts(dptest.Seed(12))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.String(), "μ=1.333 Gaussian DP violated")
+}
+
+// GDP of a discrete mechanism: binary randomized response of ε₀ has the
+// trade-off curve of one test, level 1 − p and power p; the audit's
+// μ estimate is that test's Φ⁻¹(p) − Φ⁻¹(1 − p) = 2·Φ⁻¹(p).
+func TestGDPOfRandomizedResponse(t *testing.T) {
+	rr := mechanisms.RandomizedResponse{Eps0: 1, M: 1}
+	m := dptest.Discrete(rr.Sample)
+	p := math.E / (1 + math.E)
+	mu := 2 * math.Sqrt2 * math.Erfinv(2*p-1) // 2·Φ⁻¹(p) = 1.2389
+	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditGDP(m, mu, dptest.Samples(200_000), pair, dptest.Seed(13))
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.InDelta(t, mu, rep.Estimate, 0.05*mu)
+	rep, err = dptest.AuditGDP(m, mu/1.5, dptest.Samples(200_000), pair, dptest.Seed(14))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}
+
+func TestApproxDPAndGDPBadInput(t *testing.T) {
+	m := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
+	for _, c := range []struct {
+		audit   func() error
+		require func(*recorder)
+		want    string
+	}{
+		{func() error { _, err := dptest.AuditApproxDP(m, -1, 0.1); return err },
+			func(rt *recorder) { dptest.RequireApproxDP(rt, m, -1, 0.1) }, "dptest: ε must be ≥ 0, got -1"},
+		{func() error { _, err := dptest.AuditApproxDP(m, 1, 1); return err },
+			func(rt *recorder) { dptest.RequireApproxDP(rt, m, 1, 1) }, "dptest: δ must lie in [0, 1), got 1"},
+		{func() error { _, err := dptest.AuditApproxDP(m, 1, math.NaN()); return err },
+			func(rt *recorder) { dptest.CheckApproxDP(rt, m, 1, math.NaN()) }, "dptest: δ must lie in [0, 1), got NaN"},
+		{func() error { _, err := dptest.AuditApproxDP(m, 1, 0.1, dptest.Region(0, 1)); return err },
+			func(rt *recorder) { dptest.RequireApproxDP(rt, m, 1, 0.1, dptest.Region(0, 1)) }, "Region does not apply to an (ε, δ)-DP claim"},
+		{func() error { _, err := dptest.AuditGDP(m, -0.5); return err },
+			func(rt *recorder) { dptest.RequireGDP(rt, m, -0.5) }, "dptest: μ must be ≥ 0, got -0.5"},
+		{func() error { _, err := dptest.AuditGDP(m, math.Inf(1)); return err },
+			func(rt *recorder) { dptest.CheckGDP(rt, m, math.Inf(1)) }, "dptest: μ = +Inf claims nothing"},
+		{func() error { _, err := dptest.AuditGDP(dptest.Mechanism[[]float64]{}, 1); return err },
+			func(rt *recorder) { dptest.RequireGDP(rt, dptest.Mechanism[[]float64]{}, 1) }, "zero Mechanism"},
+	} {
+		require.ErrorContains(t, c.audit(), c.want)
+		r := run("TestBadClaim", func(rt *recorder) { c.require(rt) })
+		require.True(t, len(r.errors) > 0, c.want)
+		require.Contains(t, r.text(), c.want)
+	}
+}
+
+// The verdict and every number in the report replay whatever GOMAXPROCS.
+func TestApproxDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
+	m := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
+	audit := func() dptest.Report {
+		rep, err := dptest.AuditApproxDP(m, 0.5, 0.3, dptest.Samples(20_000), dptest.Candidates(3), dptest.Seed(15))
+		require.NoError(t, err)
+		rep.Elapsed = 0
+		return rep
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := audit()
+	runtime.GOMAXPROCS(2)
+	require.Equal(t, one, audit())
+}

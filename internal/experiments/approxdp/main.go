@@ -1,0 +1,183 @@
+// Command approxdp measures the (ε, δ)-DP and Gaussian-DP audits
+// (dptest.AuditApproxDP, dptest.AuditGDP) with their default options:
+//
+//   - calibration: mechanisms claimed at their exact privacy profile or μ
+//     (the Gaussian mechanism at δ(ε) of Balle and Wang 2018 and at μ = Δ/σ,
+//     the Laplace mechanism at δ(ε′) = 1 − e^{(ε′−ε)/2}, randomized response
+//     at its exact hockey-stick divergence): false failures with their
+//     Clopper–Pearson 95% interval, inconclusive verdicts, the median
+//     LowerBound/truth and seconds per audit;
+//   - power: the same claims on the mechanisms with σ or b halved (or ε₀
+//     doubled), a mechanism releasing its exact statistic with probability
+//     0.05 claimed at δ = 0.01, and claims at truth/1.5: detected,
+//     inconclusive, passed.
+//
+// Every audit has its own seed (expstat.RunSeed of the case and the run).
+//
+//	go run ./internal/experiments/approxdp -reps 1000 -preps 100
+//	go run ./internal/experiments/approxdp -only Gaussian -reps 20
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"runtime"
+	"time"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/internal/experiments/expstat"
+	"github.com/dptest/dptest/internal/hockey"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// claim is one audited claim: kind "ApproxDP" (eps, delta) or "GDP" (mu =
+// delta), its truth (the mechanism's exact δ at eps, or μ) and whether the
+// claim is violated.
+type claim struct {
+	name     string
+	mech     dptest.Mechanism[[]float64]
+	gdp      bool
+	eps      float64
+	claimed  float64 // δ or μ
+	truth    float64 // the mechanism's δ(ε) or μ
+	violated bool
+}
+
+func (c claim) audit(seed uint64) (dptest.Report, error) {
+	if c.gdp {
+		return dptest.AuditGDP(c.mech, c.claimed, dptest.Seed(seed))
+	}
+	return dptest.AuditApproxDP(c.mech, c.eps, c.claimed, dptest.Seed(seed))
+}
+
+func gaussian(sigma float64) dptest.Mechanism[[]float64] {
+	return dptest.Continuous(mechanisms.Gaussian{Sigma: sigma}.Sample)
+}
+
+func laplace(b float64) dptest.Mechanism[[]float64] {
+	return dptest.Continuous(mechanisms.Laplace{B: b}.Sample)
+}
+
+// rr is randomized response over ten records as one discrete output
+// (packed into a uint64); its hockey-stick divergence at ε < ε₀ is
+// p − e^ε(1 − p), p = e^{ε₀}/(1 + e^{ε₀}).
+func rr(eps0 float64) dptest.Mechanism[[]float64] {
+	m := mechanisms.RandomizedResponse{Eps0: eps0, M: 10}
+	return dptest.Discrete(m.Sample)
+}
+
+func rrDelta(eps0, eps float64) float64 {
+	p := math.Exp(eps0) / (1 + math.Exp(eps0))
+	return max(p-math.Exp(eps)*(1-p), 0)
+}
+
+// laplaceDelta is the exact δ(ε′) of the Laplace mechanism of sensitivity
+// 1 and scale b = 1/ε: 1 − e^{(ε′−ε)/2} for ε′ ≤ ε.
+func laplaceDelta(b, eps float64) float64 { return max(1-math.Exp((eps-1/b)/2), 0) }
+
+// exactRelease returns Σx with probability 0.05, Σx + N(0, σ²) otherwise.
+func exactRelease(sigma float64) dptest.Mechanism[[]float64] {
+	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		if r.Float64() < 0.05 {
+			return s
+		}
+		return s + sigma*r.NormFloat64()
+	})
+}
+
+func cases() []claim {
+	var cs []claim
+	for _, sigma := range []float64{0.5, 1} {
+		for _, eps := range []float64{0.1, 1, 3} {
+			d := hockey.GaussianProfile(1/sigma, eps)
+			name := fmt.Sprintf("Gaussian σ=%g ε=%g", sigma, eps)
+			cs = append(cs,
+				claim{name, gaussian(sigma), false, eps, d, d, false},
+				claim{name + " at δ/1.5", gaussian(sigma), false, eps, d / 1.5, d, true},
+				claim{name + ", σ halved", gaussian(sigma / 2), false, eps, d, hockey.GaussianProfile(2/sigma, eps), true})
+		}
+		mu := 1 / sigma
+		name := fmt.Sprintf("GDP Gaussian σ=%g", sigma)
+		cs = append(cs,
+			claim{name, gaussian(sigma), true, 0, mu, mu, false},
+			claim{name + " at μ/1.5", gaussian(sigma), true, 0, mu / 1.5, mu, true},
+			claim{name + ", σ halved", gaussian(sigma / 2), true, 0, mu, 2 * mu, true})
+	}
+	for _, eps := range []float64{0.25, 0.5} {
+		d := laplaceDelta(1, eps)
+		name := fmt.Sprintf("Laplace b=1 ε=%g", eps)
+		cs = append(cs,
+			claim{name, laplace(1), false, eps, d, d, false},
+			claim{name + ", b halved", laplace(0.5), false, eps, d, laplaceDelta(0.5, eps), true})
+	}
+	for _, eps := range []float64{0.5, 1} {
+		d := rrDelta(2, eps)
+		name := fmt.Sprintf("RR ε₀=2 ε=%g", eps)
+		cs = append(cs,
+			claim{name, rr(2), false, eps, d, d, false},
+			claim{name + ", ε₀ doubled", rr(4), false, eps, d, rrDelta(4, eps), true})
+	}
+	cs = append(cs, claim{"exact release p=0.05, N(0,2²) ε=1", exactRelease(2), false, 1, 0.01, 0.05 + 0.95*hockey.GaussianProfile(0.5, 1), true})
+	return cs
+}
+
+func main() {
+	reps := flag.Int("reps", 1000, "audits of each correct claim")
+	preps := flag.Int("preps", 100, "audits of each violated claim")
+	only := flag.String("only", "", "regular expression: audit only the cases whose name matches")
+	flag.Parse()
+	re := regexp.MustCompile(*only)
+	fmt.Printf("# approxdp: reps=%d preps=%d GOMAXPROCS=%d %s\n", *reps, *preps, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
+	fmt.Printf("%-40s %9s %9s | %5s %5s %4s %-15s %4s %8s %8s | %6s\n",
+		"case", "claimed", "truth", "n", "viol", "inc", "viol 95% CI", "pass", "med LB/t", "med e/t", "s/aud")
+	for _, c := range cases() {
+		if !re.MatchString(c.name) {
+			continue
+		}
+		n := *reps
+		if c.violated {
+			n = *preps
+		}
+		var viol, inc, pass int
+		var ratios, ests []float64
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			rep, err := c.audit(expstat.RunSeed("approxdp|%s|%d", c.name, i))
+			switch {
+			case errors.Is(err, dptest.ErrInconclusive):
+				inc++
+			case err != nil:
+				fmt.Fprintln(os.Stderr, "error:", err)
+				continue
+			case rep.Violated:
+				viol++
+			default:
+				pass++
+			}
+			if err == nil {
+				ratios = append(ratios, rep.LowerBound/c.truth)
+				ests = append(ests, rep.Estimate/c.truth)
+			}
+		}
+		lo, hi := expstat.ClopperPearson(viol, n)
+		fmt.Printf("%-40s %9.4g %9.4g | %5d %5d %4d [%.4f,%.4f] %4d %8.3f %8.3f | %6.2f\n",
+			c.name, c.claimed, c.truth, n, viol, inc, lo, hi, pass, median(ratios), median(ests), time.Since(start).Seconds()/float64(n))
+	}
+	fmt.Println(expstat.PeakRSS())
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return expstat.Median(v)
+}

@@ -1,0 +1,154 @@
+// Package hockey bounds, from one event's counts, the measures of privacy
+// that a single test between two output distributions P = M(X) and
+// Q = M(Y) can show: the hockey-stick divergence of approximate DP and the
+// Gaussian-DP level μ of f-DP ([KMRS24] Sections 3–4; Dong, Roth and Su,
+// "Gaussian differential privacy", JRSS B 2022).
+//
+// Both are suprema over events E of a function m(P(E), Q(E)) that
+// increases in P(E) and decreases in Q(E):
+//
+//	H_{e^ε}(P ‖ Q) = sup_E P(E) − e^ε·Q(E)             ((ε, δ)-DP iff ≤ δ)
+//	μ(P, Q)       ≥ sup_E Φ⁻¹(P(E)) − Φ⁻¹(Q(E))        (μ-GDP iff ≤ μ)
+//
+// (the second because μ-GDP bounds every test's power by the trade-off
+// curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ): the test rejecting Q on E has level
+// α = Q(E) and power P(E) ≤ 1 − G_μ(Q(E)) = Φ(Φ⁻¹(Q(E)) + μ)). So one event
+// counted in fresh draws, with exact Clopper–Pearson bounds P(E) ≥ a₋ and
+// Q(E) ≤ b₊, bounds either measure from below by m(a₋, b₊): a
+// finite-sample bound, no normal approximation.
+package hockey
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dptest/dptest/internal/numeric"
+)
+
+// Measure is a privacy measure of two output distributions that one event
+// E bounds from below through m(P(E), Q(E)), increasing in its first
+// argument and decreasing in its second.
+type Measure struct {
+	// Name is the measure of P = M(X) against Q = M(Y), for reports:
+	// "H_{e^ε}(M(X)‖M(Y))".
+	Name string
+	// Of is m(a, b) for a = P(E), b = Q(E) in [0, 1].
+	Of func(a, b float64) float64
+	// Least returns the least true value of the measure that any event
+	// could show above threshold from n draws per side with probability
+	// about 1 − β, its bound at level alpha: z is z_{1−alpha} + z_{1−β}.
+	// It is the floor of an audit's resolution, however narrow the bound
+	// of the event it confirmed (a small event's bound is narrow because
+	// it holds little, not because a violation would show in it).
+	Least func(threshold float64, n int, alpha, z float64) float64
+}
+
+// HockeyStick is the hockey-stick divergence of order e^ε,
+// m(a, b) = a − e^ε·b ([KMRS24], eq. (3)); (ε, δ)-DP holds iff it is at most
+// δ over every event, neighbouring pair and direction.
+func HockeyStick(eps float64) Measure {
+	w := math.Exp(eps)
+	return Measure{
+		Name: fmt.Sprintf("H_{e^%s}", trim(eps)),
+		Of: func(a, b float64) float64 {
+			if b == 0 {
+				return a // e^ε·0 is 0 even when e^ε overflows
+			}
+			return a - w*b
+		},
+		Least: leastHockeyStick,
+	}
+}
+
+// leastHockeyStick: the least noisy violation of size δ′ is an event with
+// P(E) = δ′ and Q(E) = 0, whose bound has standard error about √(δ′/n);
+// it shows above δ when δ′ − z_{1−α}·√(δ′/n) > δ with probability 1 − β,
+// that is at δ′ = s², s = (k + √(k² + 4δ))/2, k = z/√n.
+func leastHockeyStick(threshold float64, n int, _, z float64) float64 {
+	k := z / math.Sqrt(float64(n))
+	s := (k + math.Sqrt(k*k+4*threshold)) / 2
+	return s * s
+}
+
+// Gaussian is the Gaussian-DP level of one test, m(a, b) = Φ⁻¹(a) − Φ⁻¹(b):
+// the μ of the Gaussian trade-off curve G_μ through the test's level b and
+// power a. Its supremum over events is the μ of the pair when the pair's
+// trade-off curve is Gaussian (shifted normals: every threshold test gives
+// Δ/σ), and below it otherwise.
+func Gaussian() Measure {
+	return Measure{
+		Name: "μ",
+		Of: func(a, b float64) float64 {
+			return numeric.NormalQuantile(a) - numeric.NormalQuantile(b)
+		},
+		Least: leastGaussian,
+	}
+}
+
+// leastGaussian: no event's bound from n draws per side exceeds
+// Φ⁻¹(a₊) − Φ⁻¹(b₋) at the most extreme counts (n of n, 0 of n), about
+// 2·Φ⁻¹(1 − ln(2/α)/n) (8.8 at a million draws): a claim at or above it
+// cannot be shown violated (+Inf); below it, the confirmations' own widths
+// set the resolution (threshold).
+func leastGaussian(threshold float64, n int, alpha, _ float64) float64 {
+	lo := numeric.BinomialUpper(0, int64(n), alpha/2)
+	if 2*numeric.NormalQuantile(1-lo) <= threshold {
+		return math.Inf(1)
+	}
+	return threshold
+}
+
+// Result is a bound of a measure from one event's counts.
+type Result struct {
+	// Estimate is m at the frequencies, a count of 0 or n taken as ½ or
+	// n − ½.
+	Estimate float64
+	// LowerBound is max(m(a₋, b₊), 0), a₋ and b₊ the exact one-sided
+	// Clopper–Pearson bounds at level alpha/2 each: it exceeds the true
+	// m(P(E), Q(E)) with probability at most alpha.
+	LowerBound float64
+	// StdErr is half the width, in units of z_{1−alpha}, of the interval
+	// from LowerBound to m(a₊, b₋), the largest value the confidence
+	// rectangle allows: the standard error a normal interval of that width
+	// would have, which sets the audit's resolution (+Inf when the counts
+	// cannot limit the measure from above).
+	StdErr float64
+}
+
+// Bound bounds m(P(E), Q(E)) from below at level alpha from the event
+// counted cp times in np draws of P and cq times in nq draws of Q.
+func (m Measure) Bound(cp, np, cq, nq int64, alpha float64) Result {
+	aLo, aHi := numeric.BinomialLower(cp, np, alpha/2), numeric.BinomialUpper(cp, np, alpha/2)
+	bLo, bHi := numeric.BinomialLower(cq, nq, alpha/2), numeric.BinomialUpper(cq, nq, alpha/2)
+	lb := max(m.Of(aLo, bHi), 0)
+	if math.IsNaN(lb) {
+		lb = 0
+	}
+	up := max(m.Of(aHi, bLo), lb)
+	half := func(c, n int64) float64 { return min(max(float64(c), 0.5), float64(n)-0.5) / float64(n) }
+	est := max(m.Of(half(cp, np), half(cq, nq)), lb)
+	return Result{Estimate: est, LowerBound: lb, StdErr: (up - lb) / (2 * numeric.UpperNormalQuantile(alpha))}
+}
+
+// GaussianProfile is the privacy profile of μ-GDP, the least δ with which
+// it implies (ε, δ)-DP (Dong, Roth and Su 2022, Corollary 2.13):
+//
+//	δ_μ(ε) = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2),
+//
+// also the exact δ(ε) of the Gaussian mechanism of sensitivity Δ and noise
+// σ at μ = Δ/σ (Balle and Wang 2018, Theorem 8).
+func GaussianProfile(mu, eps float64) float64 {
+	if mu == 0 {
+		return 0
+	}
+	a := math.Exp(logNormalCDF(-eps/mu + mu/2))
+	// e^ε·Φ(x) in log space: e^ε overflows long before the product does.
+	b := math.Exp(eps + logNormalCDF(-eps/mu-mu/2))
+	return max(a-b, 0)
+}
+
+// logNormalCDF is ln Φ(x) = ln(erfc(−x/√2)/2), accurate far in the lower
+// tail.
+func logNormalCDF(x float64) float64 { return numeric.LogErfc(-x/math.Sqrt2) - math.Ln2 }
+
+func trim(v float64) string { return fmt.Sprintf("%.4g", v) }

@@ -1,0 +1,116 @@
+package hockey
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/dptest/dptest/internal/numeric"
+)
+
+// The profile of μ-GDP equals the hockey-stick divergence of N(μ, 1)
+// against N(0, 1), integrated: ∫ (φ(t − μ) − e^ε φ(t))₊ dt.
+func TestGaussianProfileIsTheHockeyStickOfShiftedNormals(t *testing.T) {
+	for _, mu := range []float64{0.1, 0.5, 1, 2, 5} {
+		for _, eps := range []float64{0, 0.1, 1, 3, 10} {
+			f := func(x float64) float64 {
+				return max(distuv.UnitNormal.Prob(x-mu)-math.Exp(eps)*distuv.UnitNormal.Prob(x), 0)
+			}
+			want := numeric.Integrate(f, -12, mu+12, 4000)
+			assert.InDelta(t, want, GaussianProfile(mu, eps), 1e-9+1e-6*want, "μ=%v ε=%v", mu, eps)
+		}
+	}
+	// Far tails: computed in log space, neither 0 − ∞ nor NaN.
+	assert.Equal(t, 0.0, GaussianProfile(1, 800))
+	assert.Equal(t, 0.0, GaussianProfile(0, 1))
+	assert.InDelta(t, 2*distuv.UnitNormal.CDF(0.5)-1, GaussianProfile(1, 0), 1e-12) // total variation
+}
+
+// Every threshold test between N(μ, 1) and N(0, 1) has Gaussian level μ.
+func TestGaussianLevelOfThresholdTests(t *testing.T) {
+	g := Gaussian()
+	for _, mu := range []float64{0.3, 1, 2.5} {
+		for _, c := range []float64{-2, 0, 0.7, 3} {
+			a, b := 1-distuv.UnitNormal.CDF(c-mu), 1-distuv.UnitNormal.CDF(c)
+			assert.InDelta(t, mu, g.Of(a, b), 1e-9)
+		}
+	}
+}
+
+// The bound exceeds the true m(P(E), Q(E)) with probability at most α:
+// 4,000 binomial draws per case at α = 0.1, seed fixed; the count of
+// exceedances is Binomial(4000, ≤ 0.1), and a rate above 0.115 has
+// probability below 10⁻³ for a bound that holds.
+func TestBoundCoverage(t *testing.T) {
+	r := rand.New(rand.NewPCG(20261123, 11))
+	const n, reps, alpha = 2000, 4000, 0.1
+	cases := []struct {
+		m    Measure
+		p, q float64
+	}{
+		{HockeyStick(1), 0.3, 0.05}, {HockeyStick(0.1), 0.5, 0.4}, {HockeyStick(3), 0.01, 0.0002},
+		{Gaussian(), 0.7, 0.3}, {Gaussian(), 0.05, 0.002},
+	}
+	for _, c := range cases {
+		truth := max(c.m.Of(c.p, c.q), 0)
+		over := 0
+		for i := 0; i < reps; i++ {
+			cp, cq := binomial(r, n, c.p), binomial(r, n, c.q)
+			if c.m.Bound(cp, n, cq, n, alpha).LowerBound > truth {
+				over++
+			}
+		}
+		assert.LessOrEqual(t, float64(over)/reps, 0.115, "%s at P=%v Q=%v: truth %v", c.m.Name, c.p, c.q, truth)
+	}
+}
+
+func binomial(r *rand.Rand, n int, p float64) int64 {
+	k := int64(0)
+	for i := 0; i < n; i++ {
+		if r.Float64() < p {
+			k++
+		}
+	}
+	return k
+}
+
+func TestBoundEdges(t *testing.T) {
+	h := HockeyStick(1)
+	// An event one side never produced: the bound is what n draws show.
+	r := h.Bound(500, 1000, 0, 1000, 0.01)
+	assert.Greater(t, r.LowerBound, 0.4)
+	assert.Less(t, r.LowerBound, 0.5)
+	// Nothing seen: bound 0, width finite.
+	r = h.Bound(0, 1000, 0, 1000, 0.01)
+	assert.Equal(t, 0.0, r.LowerBound)
+	assert.False(t, math.IsNaN(r.StdErr))
+	// e^ε overflows: no finite sample proves Q(E) = 0, so the bound is 0,
+	// not NaN, while m itself keeps e^ε·0 = 0.
+	r = HockeyStick(1000).Bound(500, 1000, 0, 1000, 0.01)
+	assert.Equal(t, 0.0, r.LowerBound)
+	assert.Equal(t, 0.5, HockeyStick(1000).Of(0.5, 0))
+	// Gaussian level of an event Q never produced: finite bound, infinite width.
+	g := Gaussian().Bound(500, 1000, 0, 1000, 0.01)
+	assert.Greater(t, g.LowerBound, 2.0)
+	assert.True(t, math.IsInf(g.StdErr, 1))
+	require.False(t, math.IsNaN(Gaussian().Bound(0, 1000, 1000, 1000, 0.01).LowerBound))
+}
+
+// The floor of the resolution: a δ that n draws cannot show violated by
+// 1.5 times is flagged; an ordinary one is not moved; a μ beyond what any
+// event of n draws bounds cannot be shown violated at all.
+func TestLeast(t *testing.T) {
+	const z = 4.4 // z_{1−0.0035} + z_{0.95}, about
+	h := HockeyStick(1)
+	tiny := h.Least(1e-5, 1_000_000, 0.007, z)
+	assert.Greater(t, tiny, 1.5e-5)
+	assert.InDelta(t, 1e-5+z*math.Sqrt(tiny/1e6), tiny, 1e-12, "solves δ′ = δ + z√(δ′/n)")
+	assert.InDelta(t, 0.1+z*math.Sqrt(0.1/1e6), h.Least(0.1, 1_000_000, 0.007, z), 1e-5)
+	g := Gaussian()
+	assert.True(t, math.IsInf(g.Least(9, 1_000_000, 0.007, z), 1))
+	assert.Equal(t, 2.0, g.Least(2, 1_000_000, 0.007, z))
+}

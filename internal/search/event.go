@@ -1,0 +1,174 @@
+package search
+
+import (
+	"math"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/hockey"
+	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/renyi"
+	"github.com/dptest/dptest/internal/sampler"
+	"github.com/dptest/dptest/internal/stat"
+)
+
+// EventParts is the number of groups of about equal pooled count into which
+// an event criterion's screening cuts the outputs, ordered by their
+// estimated ratio: the confirmation counts them all, so that beside the
+// event it bounds it also sees the likelihood-ratio tests at their
+// boundaries (see [EventFinding]).
+const EventParts = 32
+
+// EventSmoothCount is the pooled count of the window of adjacent cells
+// over which a screening of real or ranged outputs also estimates each
+// cell's ratio (stat.Smoothed), to order the cells by: a cell of a few
+// dozen draws has a log-ratio error of about ¼, which scatters the cells
+// near the best test's threshold across it (the Gaussian mechanism's
+// hockey-stick event then holds about 9% less than the best). Both
+// orders are tried and the one predicted to bound higher is kept.
+const EventSmoothCount = 400
+
+// Event is the criterion of the approximate-DP (measure
+// hockey.HockeyStick(ε)) and Gaussian-DP (hockey.Gaussian()) audits: a
+// measure that one event E bounds from below through its probabilities
+// under both datasets. The screening, in two halves as the Rényi
+// criterion's (the first orders the values or cells by estimated ratio,
+// the second predicts), chooses the likelihood-ratio test {p/q > c} whose
+// exact bound on confirm fresh draws per side at level alpha it predicts
+// largest (renyi.PrefixGroups); the confirmation counts fresh outputs in
+// it and bounds the measure with exact Clopper–Pearson bounds
+// (hockey.Measure.Bound): no normal approximation.
+func Event[D any](src sampler.Source[D], m hockey.Measure, confirm int, alpha float64) Criterion[D, EventFinding] {
+	return eventCriterion[D]{src, m, confirm, alpha}
+}
+
+// EventFinding is what the screening of one direction found: the ordered
+// groups of outputs, the event E (the first InEvent groups) and, for
+// numbers seen too rarely to tell apart, their mean pooled count per value
+// (as [RenyiFinding.SparseValues]).
+type EventFinding struct {
+	Groups       stat.Grouping
+	InEvent      int
+	SparseValues float64
+}
+
+type eventCriterion[D any] struct {
+	src     sampler.Source[D]
+	measure hockey.Measure
+	confirm int
+	alpha   float64
+}
+
+// ResolutionFloor is the least true value of the measure that any event
+// could show above threshold at n draws per side (hockey.Measure.Least):
+// see [Run].
+func (c eventCriterion[D]) ResolutionFloor(threshold float64, n int, alpha float64) float64 {
+	z := numeric.UpperNormalQuantile(alpha) + numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability))
+	return c.measure.Least(threshold, n, alpha, z)
+}
+
+func (c eventCriterion[D]) Directions() [2]string {
+	return [2]string{c.measure.Name + "(M(X)‖M(Y))", c.measure.Name + "(M(Y)‖M(X))"}
+}
+
+func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[EventFinding], err error) {
+	orders, helds, err := heldOutTables(c.src, seed, p, st)
+	if err != nil {
+		return xy, yx, err
+	}
+	sparse := sparseCount(orders[0])
+	var out [2]Screened[EventFinding]
+	for d, reverse := range []bool{false, true} {
+		first := true
+		for k := range orders {
+			for _, order := range []*stat.Table{orders[k], stat.Smoothed(orders[k], EventSmoothCount)} {
+				if order == nil {
+					continue
+				}
+				s := c.screenOrder(order, helds[k], reverse)
+				s.Finding.SparseValues, s.Unresolved = sparse, sparseReason(sparse)
+				if first {
+					out[d], first = s, false
+				} else {
+					out[d] = higher(out[d], s)
+				}
+			}
+		}
+	}
+	return out[0], out[1], nil
+}
+
+// screenOrder chooses the event among the prefixes of order's cells by
+// ratio, its bound predicted from held (renyi.PrefixGroups), and scores it
+// on held.
+func (c eventCriterion[D]) screenOrder(order, held *stat.Table, reverse bool) Screened[EventFinding] {
+	g, in, predicted := renyi.PrefixGroups(order, held, c.confirm, reverse, c.alpha, c.measure.Of, EventParts)
+	cp, cq := renyi.GroupTotals(held, g)
+	np, nq := held.NP, held.NQ
+	if reverse {
+		cp, cq, np, nq = cq, cp, nq, np
+	}
+	r := c.measure.Bound(sum(cp[:in]), np, sum(cq[:in]), nq, plan.TriggerLevel)
+	return Screened[EventFinding]{
+		Score:   Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: predicted},
+		Finding: EventFinding{Groups: g, InEvent: in},
+	}
+}
+
+func sum(c []int64) int64 {
+	var s int64
+	for _, v := range c {
+		s += v
+	}
+	return s
+}
+
+func (c eventCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *EventFinding) (xy, yx Score, err error) {
+	var gs []stat.Grouping
+	for _, f := range []*EventFinding{sxy, syx} {
+		if f != nil {
+			gs = append(gs, f.Groups)
+		}
+	}
+	cx, cy, err := c.src.Count(seed, p.X, p.Y, st.Samples, gs)
+	if err != nil {
+		return xy, yx, err
+	}
+	n := int64(st.Samples)
+	k := 0
+	if sxy != nil {
+		xy = c.confirmation(sxy, cx[k], cy[k], n, alpha)
+		k++
+	}
+	if syx != nil {
+		yx = c.confirmation(syx, cy[k], cx[k], n, alpha)
+	}
+	return xy, yx, nil
+}
+
+// confirmation bounds the measure on f's event from counts cp, cq of its
+// groups (cp on the side whose measure against the other is bounded). The
+// score's StdErr also covers the shortfall of the event against the best
+// plug-in estimate of any prefix of the groups on the same counts: where
+// the event chosen (for the narrowest bound) holds less of the measure
+// than a wider test shows, a violation of the claim's size would not
+// raise its bound as much, and the resolution (which rests on StdErr)
+// must say so.
+func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64, alpha float64) Score {
+	ep, eq := sum(cp[:f.InEvent]), sum(cq[:f.InEvent])
+	r := c.measure.Bound(ep, n, eq, n, alpha)
+	z := numeric.UpperNormalQuantile(alpha)
+	widest := r.StdErr
+	var a, b int64
+	for g := range cp {
+		a, b = a+cp[g], b+cq[g]
+		if shortfall := c.measure.Of(float64(a)/float64(n), float64(b)/float64(n)) - r.Estimate; shortfall > 0 && !math.IsInf(shortfall, 1) {
+			widest = max(widest, shortfall/z)
+		}
+	}
+	return Score{
+		Estimate: r.Estimate, StdErr: widest, LowerBound: r.LowerBound,
+		Unbounded:  ep > 0 && eq == 0,
+		Unresolved: sparseReason(f.SparseValues),
+	}
+}
