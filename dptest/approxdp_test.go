@@ -160,6 +160,17 @@ func TestGDPOfTheGaussianMechanism(t *testing.T) {
 	require.Equal(t, "GDP", rep.Kind)
 	require.InDelta(t, 2, rep.Estimate, 0.1)
 	require.Contains(t, rep.String(), "[dptest] μ=2 Gaussian DP holds")
+	// The trade-off curve lies on G_2 within its band, and the profile
+	// at ε is the Gaussian's δ(ε) within a few hundredths.
+	require.GreaterOrEqual(t, len(rep.TradeOff), 10)
+	for _, p := range rep.TradeOff {
+		g2 := 0.5 * math.Erfc(-(math.Sqrt2*math.Erfinv(2*p.LevelHi-1)+2)/math.Sqrt2) // Φ(Φ⁻¹(LevelHi) + 2)
+		require.LessOrEqual(t, p.PowerLo, g2+1e-9, "%+v", p)
+	}
+	require.Len(t, rep.Profile, 6)
+	for _, p := range rep.Profile {
+		require.InDelta(t, gaussianDelta(0.5, p.Eps), p.Delta, 0.03, "ε=%v", p.Eps)
+	}
 	rep, err = dptest.AuditGDP(m, 2/1.5, opts(dptest.Seed(12))...)
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)

@@ -350,6 +350,9 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	}
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 	fill(rep, out, err, func(search.EventFinding) {})
+	if err == nil {
+		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, p.Confirmation.Samples, p.Alpha())
+	}
 	if err == nil && out.Unresolved != "" && r.Threshold > 0 {
 		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
 		if r.Criterion == plan.CriterionHockeyStick {
@@ -358,6 +361,29 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}
 	return err
+}
+
+// tradeOffOf turns the counts of a confirmation's tests into the
+// report's trade-off curve, with a band simultaneous at level alpha, and
+// its privacy profile at profileEps.
+func tradeOffOf(tests [][2]int64, n int, alpha float64) ([]TradeOffPoint, []ProfilePoint) {
+	if len(tests) == 0 {
+		return nil, nil
+	}
+	cp, cq := make([]int64, len(tests)), make([]int64, len(tests))
+	for i, t := range tests {
+		cp[i], cq[i] = t[0], t[1]
+	}
+	pts := hockey.TradeOff(cp, cq, int64(n), alpha)
+	curve := make([]TradeOffPoint, len(pts))
+	for i, p := range pts {
+		curve[i] = TradeOffPoint(p)
+	}
+	profile := make([]ProfilePoint, 0, 6)
+	for _, e := range profileEps() {
+		profile = append(profile, ProfilePoint{Eps: e, Delta: hockey.Profile(pts, e)})
+	}
+	return curve, profile
 }
 
 // drawsToResolve is the sample size at which an audit of resolution res at

@@ -66,6 +66,18 @@ type Report struct {
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
 	// Figures 2–3), from the screening sample.
 	LossCurve *LossCurve
+	// TradeOff is, for an (ε, δ)-DP or Gaussian-DP audit, the empirical
+	// trade-off curve of the witness in its direction: the
+	// likelihood-ratio tests at the boundaries of the screening's groups
+	// (about 32 thresholds), counted on the first confirmation's fresh
+	// draws, with a band that holds for every point at once at the
+	// audit's confidence. Under μ-GDP every true point has
+	// Power ≤ Φ(Φ⁻¹(Level) + μ).
+	TradeOff []TradeOffPoint
+	// Profile is the privacy profile those tests show, δ̂(ε) =
+	// max P̂(E) − e^ε·Q̂(E) at ε = 0, 0.25, 0.5, 1, 2 and 4: an estimate
+	// (the verdict rests on the confirmed bound alone).
+	Profile []ProfilePoint
 	// CrossChecks are, for a DP claim, the audits that ran beside the
 	// local one, in order: the hockey-stick audit against δ = 0 (Kind
 	// "ApproxDP") and the Rényi audit at order 2 (Kind "RDP"); see
@@ -149,6 +161,21 @@ func settingsOf(p plan.Plan) Settings {
 	}
 	return s
 }
+
+// TradeOffPoint is one test of a trade-off curve: the test rejecting
+// M(Y) on an event E has level Q(E) and power P(E); LevelHi and PowerLo
+// bound them, simultaneously over the curve.
+type TradeOffPoint struct {
+	Level, Power, LevelHi, PowerLo float64
+}
+
+// ProfilePoint is the estimated δ at one ε of a privacy profile.
+type ProfilePoint struct {
+	Eps, Delta float64
+}
+
+// profileEps are the ε at which a report's Profile is estimated.
+func profileEps() []float64 { return []float64{0, 0.25, 0.5, 1, 2, 4} }
 
 // LossCurve is an empirical privacy-loss curve: Loss[i] = ℓ̂(T[i]).
 type LossCurve struct {

@@ -1,6 +1,6 @@
 // Command demo audits the bundled reference mechanisms with dptest and prints
 // each verdict: the correct mechanisms, claimed at their exact Rényi-DP
-// curves or pure-DP levels, pass; the broken ones are caught, with the
+// curves, pure-DP levels, (ε, δ) privacy profiles or Gaussian-DP μ, pass; the broken ones are caught, with the
 // witness pair. It exits 1 if any verdict is not the expected one.
 //
 //	go run ./internal/demo            # default sample sizes, about half a minute
@@ -14,6 +14,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"time"
@@ -44,6 +45,33 @@ func dp[D any](m dptest.Mechanism[D], eps float64, extra ...dptest.Option) func(
 	return func(opts ...dptest.Option) (dptest.Report, error) {
 		return dptest.AuditDP(m, eps, append(extra, opts...)...)
 	}
+}
+
+func approxDP[D any](m dptest.Mechanism[D], eps, delta float64) func(...dptest.Option) (dptest.Report, error) {
+	return func(opts ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditApproxDP(m, eps, delta, opts...)
+	}
+}
+
+func gdp[D any](m dptest.Mechanism[D], mu float64) func(...dptest.Option) (dptest.Report, error) {
+	return func(opts ...dptest.Option) (dptest.Report, error) { return dptest.AuditGDP(m, mu, opts...) }
+}
+
+// partitionSelection keeps a partition of u privacy units (records ≥ ½)
+// with probability 0, 0.05, 0.05(1+e), 0.05(1+e+e²) for u = 0, 1, 2, ≥ 3:
+// (1, 0.05)-DP exactly, and of infinite pure-DP loss (one unit is kept,
+// none never).
+func partitionSelection() dptest.Mechanism[[]float64] {
+	keep := []float64{0, 0.05, 0.05 * (1 + math.E), 0.05 * (1 + math.E + math.E*math.E)}
+	return dptest.Discrete(func(r *rand.Rand, x []float64) bool {
+		units := 0
+		for _, v := range x {
+			if v >= 0.5 {
+				units++
+			}
+		}
+		return r.Float64() < keep[min(units, 3)]
+	})
 }
 
 var (
@@ -90,8 +118,13 @@ func main() {
 		{"SVT2 (Lyu et al. Alg. 2) ε=0.7, 0.7-DP", false, dp(dptest.Discrete(mechanisms.SVT2{Eps: 0.7, T: 1, C: 1}.Sample), 0.7, patterns10), ""},
 		{"Laplace with half the noise, claimed 0.7-DP", true, dp(dptest.Continuous(mechanisms.Laplace{B: 0.5 / 0.7}.Sample), 0.7), ""},
 		{"SVT5 (no query noise), claimed 0.7-DP", true, dp(dptest.Discrete(mechanisms.SVT5{Eps: 0.7, T: 1}.Sample), 0.7, patterns10), ""},
-		{"SVT6 (no cut-off), claimed 0.7-DP", true, dp(dptest.Discrete(mechanisms.SVT6{Eps: 0.7, T: 1}.Sample), 0.7, patterns10),
-			"its loss sits on output patterns too rare for 200,000 samples; 400,000 and more catch it"},
+		{"Gaussian σ=1, its exact (1, 0.1269)-DP (Balle–Wang)", false, approxDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 1, 0.1269), ""},
+		{"Gaussian σ=1, μ=1 Gaussian DP", false, gdp(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 1), ""},
+		{"partition selection (1, 0.05)-DP", false, approxDP(partitionSelection(), 1, 0.05), ""},
+		{"Gaussian σ=1 claimed μ=0.5 (σ=2's) Gaussian DP", true, gdp(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 0.5), ""},
+		{"partition selection claimed (1, 0.02)-DP", true, approxDP(partitionSelection(), 1, 0.02), ""},
+		{"partition selection claimed 5-DP (infinite loss)", true, dp(partitionSelection(), 5), ""},
+		{"SVT6 (no cut-off), claimed 0.7-DP", true, dp(dptest.Discrete(mechanisms.SVT6{Eps: 0.7, T: 1}.Sample), 0.7, patterns10), ""},
 	}
 
 	var opts []dptest.Option

@@ -152,3 +152,41 @@ func GaussianProfile(mu, eps float64) float64 {
 func logNormalCDF(x float64) float64 { return numeric.LogErfc(-x/math.Sqrt2) - math.Ln2 }
 
 func trim(v float64) string { return fmt.Sprintf("%.4g", v) }
+
+// Point is one test of a trade-off curve between P and Q: the test that
+// rejects Q on an event E has level Q(E) and power P(E).
+type Point struct {
+	Level, Power float64 // frequencies Q̂(E), P̂(E)
+	// LevelHi and PowerLo bound the level from above and the power from
+	// below, simultaneously over the points of one curve (see TradeOff).
+	LevelHi, PowerLo float64
+}
+
+// TradeOff returns the empirical trade-off points of tests counted cp[j]
+// times in n draws of P and cq[j] times in n draws of Q, with a band that
+// holds for all of them at once with probability at least 1 − alpha
+// (Clopper–Pearson at alpha/(2J) for each of the 2J bounds, J tests).
+// Under μ-GDP every true point has Power ≤ Φ(Φ⁻¹(Level) + μ).
+func TradeOff(cp, cq []int64, n int64, alpha float64) []Point {
+	each := alpha / float64(2*max(len(cp), 1))
+	out := make([]Point, len(cp))
+	for j := range cp {
+		out[j] = Point{
+			Level: float64(cq[j]) / float64(n), Power: float64(cp[j]) / float64(n),
+			LevelHi: numeric.BinomialUpper(cq[j], n, each), PowerLo: numeric.BinomialLower(cp[j], n, each),
+		}
+	}
+	return out
+}
+
+// Profile is the privacy profile the tests show at ε, the largest
+// P̂(E) − e^ε·Q̂(E) over them (0 at least): an estimate of the
+// hockey-stick divergence H_{e^ε}, not a bound.
+func Profile(points []Point, eps float64) float64 {
+	m := HockeyStick(eps)
+	best := 0.0
+	for _, p := range points {
+		best = max(best, m.Of(p.Power, p.Level))
+	}
+	return best
+}

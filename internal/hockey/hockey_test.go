@@ -114,3 +114,27 @@ func TestLeast(t *testing.T) {
 	assert.True(t, math.IsInf(g.Least(9, 1_000_000, 0.007, z), 1))
 	assert.Equal(t, 2.0, g.Least(2, 1_000_000, 0.007, z))
 }
+
+// The trade-off points of threshold tests between N(1, 1) and N(0, 1) at
+// their exact probabilities lie on G_1, and their profile at ε is the
+// Gaussian profile within the grid's resolution; the band contains them.
+func TestTradeOffAndProfile(t *testing.T) {
+	const n = 1_000_000
+	var cp, cq []int64
+	for c := 4.0; c >= -3; c -= 0.05 {
+		cp = append(cp, int64(n*(1-distuv.UnitNormal.CDF(c-1))))
+		cq = append(cq, int64(n*(1-distuv.UnitNormal.CDF(c))))
+	}
+	pts := TradeOff(cp, cq, n, 0.01)
+	require.Len(t, pts, len(cp))
+	for _, p := range pts {
+		assert.LessOrEqual(t, p.PowerLo, p.Power)
+		assert.GreaterOrEqual(t, p.LevelHi, p.Level)
+		if p.Level > 1e-3 && p.Level < 1-1e-3 {
+			assert.InDelta(t, distuv.UnitNormal.CDF(distuv.UnitNormal.Quantile(p.Level)+1), p.Power, 1e-3)
+		}
+	}
+	for _, eps := range []float64{0, 0.5, 1, 2} {
+		assert.InDelta(t, GaussianProfile(1, eps), Profile(pts, eps), 2e-3, "ε=%v", eps)
+	}
+}

@@ -160,14 +160,16 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64
 	z := numeric.UpperNormalQuantile(alpha)
 	widest := r.StdErr
 	var a, b int64
+	tests := make([][2]int64, len(cp))
 	for g := range cp {
 		a, b = a+cp[g], b+cq[g]
+		tests[g] = [2]int64{a, b}
 		if shortfall := c.measure.Of(float64(a)/float64(n), float64(b)/float64(n)) - r.Estimate; shortfall > 0 && !math.IsInf(shortfall, 1) {
 			widest = max(widest, shortfall/z)
 		}
 	}
 	return Score{
-		Estimate: r.Estimate, StdErr: widest, LowerBound: r.LowerBound,
+		Estimate: r.Estimate, StdErr: widest, LowerBound: r.LowerBound, Tests: tests,
 		Unbounded:  ep > 0 && eq == 0,
 		Unresolved: sparseReason(f.SparseValues),
 	}

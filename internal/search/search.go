@@ -48,6 +48,12 @@ type Score struct {
 	// statistic's e^{(λ−1)D̂} its groups' ratios lose without the outputs
 	// in those end zones (renyi.ZoneDependence).
 	TailDependence float64
+	// Tests are, for an event criterion's confirmation, the counts on
+	// the first dataset's side and the other's of the likelihood-ratio
+	// tests at every boundary of its groups (the prefixes of
+	// EventFinding.Groups), from which the report draws the trade-off
+	// curve and the privacy profile.
+	Tests [][2]int64
 	// Unbounded is set when the confirmation counted its event on the
 	// first dataset's side only: outputs one dataset produced and the other
 	// never did in as many draws, as infinite loss would show (the bound is
