@@ -31,14 +31,19 @@ import (
 // (Report.Unbounded).
 //
 // A pass needs the audit to resolve δ: at n draws per side the bound
-// moves by about 3·√(P(E)/n) + 3·e^ε·√(Q(E)/n), so a claim whose δ is well
-// below that (δ = 10⁻⁵ at a million draws) ends inconclusive, naming the
-// sample size it would take, never passed. With δ = 0 the claim is pure
-// ε-DP and audited as by [RequireDP].
+// moves by about 3·√(P(E)/n) + 3·e^ε·√(Q(E)/n), and even an event the other
+// dataset never produces is bounded only once its count clears
+// e^ε·ln(2/α′)/n, so a claim whose δ is below what that resolves (δ = 10⁻⁵
+// at a million draws; any δ at ε ≳ 12) ends inconclusive, naming the
+// sample size it would take, never passed; so does a pass where outputs
+// the screening never saw hold enough of the draws to hide a violation.
+// With δ = 0 the claim is pure ε-DP, audited and reported exactly as by
+// [RequireDP].
 //
 // It fails the test, with a message naming the value, on ε < 0, ε NaN or
 // +Inf, δ outside [0, 1), a zero Mechanism, a bad option value or an
-// option that does not apply (Region and Floor are the pure-DP audit's).
+// option that does not apply (Region and Floor apply only at δ = 0, the
+// pure-DP audit's).
 func RequireApproxDP[D any](t TestingT, m Mechanism[D], eps, delta float64, opts ...Option) {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
@@ -70,7 +75,13 @@ func MakeApproxDP[D any](m Mechanism[D], eps, delta float64, opts ...Option) fun
 	}
 }
 
+// approxDPClaim is the claim (ε, δ)-DP; with δ = 0 it is pure ε-DP,
+// audited and reported as RequireDP's (its options, Region and Floor
+// included).
 func approxDPClaim(eps, delta float64) plan.Claim {
+	if delta == 0 {
+		return dpClaim(eps)
+	}
 	return plan.Claim{Kind: plan.KindApproxDP, Eps: eps, Delta: delta}
 }
 

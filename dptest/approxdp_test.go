@@ -1,6 +1,7 @@
 package dptest_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -237,4 +238,66 @@ func TestApproxDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
 	one := audit()
 	runtime.GOMAXPROCS(2)
 	require.Equal(t, one, audit())
+}
+
+// A violation that no event of this many draws can show is not passed:
+// an output only X produces, with probability 3δ, at ε = 5 (where even a
+// count of 0 on Y leaves Q(E) ≤ 5.6·10⁻⁶, e⁵ times that 8.4·10⁻⁴ > δ).
+func TestApproxDPAtALargeEpsilonIsNotPassedSilently(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		if s >= 1 && r.Float64() < 1.5e-3 {
+			return 100
+		}
+		return s + mechanisms.Laplace{B: 1.0 / 3}.Sample(r, []float64{0})
+	})
+	rep, err := dptest.AuditApproxDP(m, 5, 5e-4, dptest.Seed(16))
+	if err == nil {
+		require.True(t, rep.Violated, "a violation of 3δ passed: %s", rep)
+	} else {
+		require.ErrorIs(t, err, dptest.ErrInconclusive)
+	}
+	// At ε = 13 no draws of a million can show any δ: inconclusive.
+	_, err = dptest.AuditApproxDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 13, 1e-3, dptest.Seed(17), dptest.Candidates(2))
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+}
+
+// Outputs the screening never saw: 3% of draws are values unique to
+// their dataset (never repeated), so H_{e^1} = 0.03 on the event of X's;
+// no table of values can tell them apart, and a claim of δ = 0.01 must
+// not pass.
+func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
+	m := dptest.Discrete(func(r *rand.Rand, x []float64) string {
+		if r.Float64() < 0.97 {
+			return "A"
+		}
+		side := "y"
+		if x[0] >= 0.5 {
+			side = "x"
+		}
+		return fmt.Sprintf("%s-%d", side, r.Uint64())
+	})
+	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditApproxDP(m, 1, 0.01, dptest.Samples(200_000), pair, dptest.Seed(18))
+	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)
+	require.ErrorContains(t, err, "never saw")
+}
+
+// A very private mechanism claimed at a larger μ passes with a finite
+// resolution; (ε, 0) is pure DP, reported as such, Region applying.
+func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
+	rep, err := dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 40}.Sample), 0.5, opts(dptest.Seed(19))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+	require.Less(t, rep.Resolution, 0.75)
+
+	lap := dptest.Continuous(mechanisms.Laplace{B: 2}.Sample)
+	rep, err = dptest.AuditApproxDP(lap, 0.5, 0, opts(dptest.Seed(20), dptest.Region(-3, 4))...)
+	require.NoError(t, err)
+	require.Equal(t, "DP", rep.Kind)
+	require.Equal(t, 0.5, rep.Claimed)
+	require.False(t, rep.Violated, "%s", rep)
 }

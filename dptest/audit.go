@@ -332,7 +332,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 	fill(rep, out, err, func(search.RenyiFinding) {})
-	if err == nil && out.Unresolved != "" && p.Claim.Kind == plan.KindRDP {
+	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
 	}
 	return err
@@ -348,15 +348,15 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		m = hockey.HockeyStick(r.Eps)
 		rep.Kind, rep.Eps, rep.Lambda = plan.KindApproxDP, r.Eps, 0
 	}
-	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation()), cfg)
+	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(search.EventFinding) {})
 	if err == nil {
 		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, p.Confirmation.Samples, p.Alpha())
 	}
-	if err == nil && out.Unresolved != "" && r.Threshold > 0 {
+	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
 		if r.Criterion == plan.CriterionHockeyStick {
-			remedy = fmt.Sprintf("the bound on δ moves by about 3·e^ε·√(Q(E)/n) at n draws per side, so δ = %s needs on the order of %s draws per side (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", num(r.Threshold), num(drawsToResolve(rep.Resolution, r.Threshold, p.Confirmation.Samples)))
+			remedy = hockeyRemedy(r, rep.Resolution, p.Confirmation.Samples)
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}
@@ -384,6 +384,15 @@ func tradeOffOf(tests [][2]int64, n int, alpha float64) ([]TradeOffPoint, []Prof
 		profile = append(profile, ProfilePoint{Eps: e, Delta: hockey.Profile(pts, e)})
 	}
 	return curve, profile
+}
+
+// hockeyRemedy says what resolves an (ε, δ)-DP audit that could not.
+func hockeyRemedy(r plan.Run, resolution float64, n int) string {
+	why := "the bound on δ moves by about 3·e^ε·√(Q(E)/n) at n draws per side, and an event the other dataset never produces shows only once its count clears about e^ε·ln(2/α′)"
+	if math.IsInf(resolution, 1) {
+		return fmt.Sprintf("%s, which at ε = %s exceeds what %s draws per side can hold: many more samples (-dptest.samples, dptest.Samples), or a claim at a smaller ε of the same mechanism's privacy profile", why, num(r.Eps), thousands(n))
+	}
+	return fmt.Sprintf("%s; δ = %s needs on the order of %s draws per side (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), num(drawsToResolve(resolution, r.Threshold, n)))
 }
 
 // drawsToResolve is the sample size at which an audit of resolution res at

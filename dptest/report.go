@@ -31,8 +31,11 @@ type Report struct {
 	// Resolution is the smallest true value of the measure (RDP: D_λ; DP:
 	// the loss; ApproxDP: H_{e^ε}; GDP: μ) that the confirmations would have shown above the claim
 	// with probability about 90%: Claimed + (z_{1−α′} + z_{0.95}) times
-	// the widest confirmation's standard error. An audit whose resolution
-	// exceeds 1.5 times the claim is inconclusive, not passed.
+	// the widest confirmation's standard error, and for ApproxDP and GDP at
+	// least the least value any event of this many draws could show above
+	// the claim (an event the other dataset never produces included). An
+	// audit whose resolution exceeds 1.5 times the claim is inconclusive,
+	// not passed.
 	Resolution float64
 	// Unbounded is set when both confirmations of the witness counted its
 	// event under one dataset only, as an infinite divergence (RDP) or loss

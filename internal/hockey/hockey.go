@@ -36,11 +36,12 @@ type Measure struct {
 	Of func(a, b float64) float64
 	// Least returns the least true value of the measure that any event
 	// could show above threshold from n draws per side with probability
-	// about 1 − β, its bound at level alpha: z is z_{1−alpha} + z_{1−β}.
-	// It is the floor of an audit's resolution, however narrow the bound
-	// of the event it confirmed (a small event's bound is narrow because
-	// it holds little, not because a violation would show in it).
-	Least func(threshold float64, n int, alpha, z float64) float64
+	// about 1 − β, its bound at level alpha (Bound: each side at alpha/2),
+	// zBeta = z_{1−β}; +Inf if none could. It is the floor of an audit's
+	// resolution, however narrow the bound of the event it confirmed (a
+	// small event's bound is narrow because it holds little, not because a
+	// violation would show in it).
+	Least func(threshold float64, n int, alpha, zBeta float64) float64
 }
 
 // HockeyStick is the hockey-stick divergence of order e^ε,
@@ -56,18 +57,27 @@ func HockeyStick(eps float64) Measure {
 			}
 			return a - w*b
 		},
-		Least: leastHockeyStick,
+		Least: leastHockeyStick(eps),
 	}
 }
 
 // leastHockeyStick: the least noisy violation of size δ′ is an event with
-// P(E) = δ′ and Q(E) = 0, whose bound has standard error about √(δ′/n);
-// it shows above δ when δ′ − z_{1−α}·√(δ′/n) > δ with probability 1 − β,
-// that is at δ′ = s², s = (k + √(k² + 4δ))/2, k = z/√n.
-func leastHockeyStick(threshold float64, n int, _, z float64) float64 {
-	k := z / math.Sqrt(float64(n))
-	s := (k + math.Sqrt(k*k+4*threshold)) / 2
-	return s * s
+// P(E) = δ′ and Q(E) = 0, whose bound is a₋ − e^ε·u₀, u₀ = 1 − (α/2)^{1/n}
+// the upper bound of a count of 0 and a₋ ≈ δ′ − z_{1−α/2}·√(δ′/n). It
+// exceeds δ with probability 1 − β when δ′ − k·√δ′ ≥ δ + e^ε·u₀,
+// k = (z_{1−α/2} + z_{1−β})/√n: at δ′ = s², s = (k + √(k² + 4(δ + e^ε·u₀)))/2.
+// No event shows a violation when δ + e^ε·u₀ ≥ 1 (+Inf).
+func leastHockeyStick(eps float64) func(threshold float64, n int, alpha, zBeta float64) float64 {
+	return func(threshold float64, n int, alpha, zBeta float64) float64 {
+		u0 := numeric.BinomialUpper(0, int64(n), alpha/2)
+		c := threshold + math.Exp(eps)*u0
+		if !(c < 1) {
+			return math.Inf(1)
+		}
+		k := (numeric.UpperNormalQuantile(alpha/2) + zBeta) / math.Sqrt(float64(n))
+		s := (k + math.Sqrt(k*k+4*c)) / 2
+		return s * s
+	}
 }
 
 // Gaussian is the Gaussian-DP level of one test, m(a, b) = Φ⁻¹(a) − Φ⁻¹(b):
@@ -108,10 +118,11 @@ type Result struct {
 	// m(P(E), Q(E)) with probability at most alpha.
 	LowerBound float64
 	// StdErr is half the width, in units of z_{1−alpha}, of the interval
-	// from LowerBound to m(a₊, b₋), the largest value the confidence
-	// rectangle allows: the standard error a normal interval of that width
-	// would have, which sets the audit's resolution (+Inf when the counts
-	// cannot limit the measure from above).
+	// from m(a₋, b₊) to m(a₊, b₋), the values the confidence rectangle
+	// allows (not clipped at 0: an event far inside the claim has a width
+	// too): the standard error a normal interval of that width would
+	// have, which sets the audit's resolution (+Inf when the counts cannot
+	// limit the measure).
 	StdErr float64
 }
 
@@ -120,15 +131,22 @@ type Result struct {
 func (m Measure) Bound(cp, np, cq, nq int64, alpha float64) Result {
 	aLo, aHi := numeric.BinomialLower(cp, np, alpha/2), numeric.BinomialUpper(cp, np, alpha/2)
 	bLo, bHi := numeric.BinomialLower(cq, nq, alpha/2), numeric.BinomialUpper(cq, nq, alpha/2)
-	lb := max(m.Of(aLo, bHi), 0)
+	low := m.Of(aLo, bHi)
+	lb := max(low, 0)
 	if math.IsNaN(lb) {
 		lb = 0
 	}
-	up := max(m.Of(aHi, bLo), lb)
-	half := func(c, n int64) float64 { return min(max(float64(c), 0.5), float64(n)-0.5) / float64(n) }
-	est := max(m.Of(half(cp, np), half(cq, nq)), lb)
-	return Result{Estimate: est, LowerBound: lb, StdErr: (up - lb) / (2 * numeric.UpperNormalQuantile(alpha))}
+	width := m.Of(aHi, bLo) - low
+	if math.IsNaN(width) {
+		width = math.Inf(1)
+	}
+	est := max(m.Of(Half(cp, np), Half(cq, nq)), lb)
+	return Result{Estimate: est, LowerBound: lb, StdErr: width / (2 * numeric.UpperNormalQuantile(alpha))}
 }
+
+// Half is the frequency c/n with a count of 0 or n taken as ½ or n − ½,
+// so that a measure of it is finite.
+func Half(c, n int64) float64 { return min(max(float64(c), 0.5), float64(n)-0.5) / float64(n) }
 
 // GaussianProfile is the privacy profile of μ-GDP, the least δ with which
 // it implies (ε, δ)-DP (Dong, Roth and Su 2022, Corollary 2.13):

@@ -101,40 +101,23 @@ func TestBoundEdges(t *testing.T) {
 }
 
 // The floor of the resolution: a δ that n draws cannot show violated by
-// 1.5 times is flagged; an ordinary one is not moved; a μ beyond what any
-// event of n draws bounds cannot be shown violated at all.
+// 1.5 times is flagged; an ordinary one is moved a little; where even an
+// event the other side never produces cannot clear e^ε·u₀ none can show;
+// a μ beyond what any event of n draws bounds cannot be shown violated.
 func TestLeast(t *testing.T) {
-	const z = 4.4 // z_{1−0.0035} + z_{0.95}, about
+	const n, alpha = 1_000_000, 0.007
+	zBeta := distuv.UnitNormal.Quantile(math.Sqrt(0.9))
+	u0 := numeric.BinomialUpper(0, n, alpha/2)
+	k := (numeric.UpperNormalQuantile(alpha/2) + zBeta) / 1000
 	h := HockeyStick(1)
-	tiny := h.Least(1e-5, 1_000_000, 0.007, z)
+	tiny := h.Least(1e-5, n, alpha, zBeta)
 	assert.Greater(t, tiny, 1.5e-5)
-	assert.InDelta(t, 1e-5+z*math.Sqrt(tiny/1e6), tiny, 1e-12, "solves δ′ = δ + z√(δ′/n)")
-	assert.InDelta(t, 0.1+z*math.Sqrt(0.1/1e6), h.Least(0.1, 1_000_000, 0.007, z), 1e-5)
+	assert.InDelta(t, 1e-5+math.E*u0+k*math.Sqrt(tiny), tiny, 1e-12, "solves δ′ − k√δ′ = δ + e^ε·u₀")
+	assert.InDelta(t, 0.1+k*math.Sqrt(0.1), h.Least(0.1, n, alpha, zBeta), 1e-4)
+	// At ε = 3, δ = 10⁻⁴ a violation needs about 2.9δ (exact: 2.8δ).
+	assert.InDelta(t, 2.85e-4, HockeyStick(3).Least(1e-4, n, alpha, zBeta), 0.1e-4)
+	assert.True(t, math.IsInf(HockeyStick(13).Least(1e-3, n, alpha, zBeta), 1), "e^13·u₀ > 1")
 	g := Gaussian()
-	assert.True(t, math.IsInf(g.Least(9, 1_000_000, 0.007, z), 1))
-	assert.Equal(t, 2.0, g.Least(2, 1_000_000, 0.007, z))
-}
-
-// The trade-off points of threshold tests between N(1, 1) and N(0, 1) at
-// their exact probabilities lie on G_1, and their profile at ε is the
-// Gaussian profile within the grid's resolution; the band contains them.
-func TestTradeOffAndProfile(t *testing.T) {
-	const n = 1_000_000
-	var cp, cq []int64
-	for c := 4.0; c >= -3; c -= 0.05 {
-		cp = append(cp, int64(n*(1-distuv.UnitNormal.CDF(c-1))))
-		cq = append(cq, int64(n*(1-distuv.UnitNormal.CDF(c))))
-	}
-	pts := TradeOff(cp, cq, n, 0.01)
-	require.Len(t, pts, len(cp))
-	for _, p := range pts {
-		assert.LessOrEqual(t, p.PowerLo, p.Power)
-		assert.GreaterOrEqual(t, p.LevelHi, p.Level)
-		if p.Level > 1e-3 && p.Level < 1-1e-3 {
-			assert.InDelta(t, distuv.UnitNormal.CDF(distuv.UnitNormal.Quantile(p.Level)+1), p.Power, 1e-3)
-		}
-	}
-	for _, eps := range []float64{0, 0.5, 1, 2} {
-		assert.InDelta(t, GaussianProfile(1, eps), Profile(pts, eps), 2e-3, "ε=%v", eps)
-	}
+	assert.True(t, math.IsInf(g.Least(9, n, alpha, zBeta), 1))
+	assert.Equal(t, 2.0, g.Least(2, n, alpha, zBeta))
 }

@@ -145,6 +145,9 @@ type Run struct {
 	Threshold float64
 	Alpha     float64
 	Seed      uint64
+	// CrossCheck marks a run beside a DP claim's local audit, which only
+	// adds evidence of a violation: it cannot leave the audit inconclusive.
+	CrossCheck bool
 }
 
 // Criteria.

@@ -215,8 +215,8 @@ func runs(c Claim, seed uint64, alpha float64) []Run {
 		implied := math.Min(c.Eps, 2*CrossCheckOrder*c.Eps*c.Eps)
 		return []Run{
 			{Criterion: CriterionLocal, Threshold: c.Eps, Alpha: alpha / 3, Seed: seed},
-			{Criterion: CriterionHockeyStick, Eps: c.Eps, Threshold: 0, Alpha: alpha / 3, Seed: crossSeed(seed, "hockey-stick")},
-			{Criterion: CriterionRenyi, Lambda: CrossCheckOrder, Threshold: implied, Alpha: alpha / 3, Seed: crossSeed(seed, "rényi")},
+			{Criterion: CriterionHockeyStick, Eps: c.Eps, Threshold: 0, Alpha: alpha / 3, Seed: crossSeed(seed, "hockey-stick"), CrossCheck: true},
+			{Criterion: CriterionRenyi, Lambda: CrossCheckOrder, Threshold: implied, Alpha: alpha / 3, Seed: crossSeed(seed, "rényi"), CrossCheck: true},
 		}
 	case KindGDP:
 		return []Run{{Criterion: CriterionGaussian, Threshold: c.Mu, Alpha: alpha, Seed: seed}}

@@ -88,7 +88,7 @@ func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alp
 // bound; with no prefix predicting a positive bound, E is empty and the
 // prediction 0, and the caller should not choose the event.
 func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64) (stat.Grouping, float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, 0, 0)
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, 0, 0, true)
 	group := make([]int, len(ks))
 	for i := range group {
 		if i > cut {
@@ -99,17 +99,27 @@ func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, mea
 }
 
 // PrefixGroups chooses the event as BestPrefix does, but among every
-// prefix, the best predicted bound however small (so an event is chosen
-// even where no prefix predicts a positive bound), and groups the ordered
-// cells into about parts consecutive groups of equal pooled count, the
-// event's end one of their boundaries: the event is groups 0…inEvent−1,
-// and counting the groups shows every prefix at their boundaries (the
-// likelihood-ratio tests at about parts thresholds). It returns the
-// grouping, inEvent and the predicted bound (−Inf with no prefix whose
-// predicted P(E) exceeds Q(E): inEvent is then 0).
+// prefix (those whose predicted P(E) does not exceed Q(E) included), the
+// best predicted bound however small, so that an event is chosen even
+// where no prefix predicts a positive bound, and groups the ordered cells
+// into about parts consecutive groups of equal pooled count, the event's
+// end one of their boundaries: the event is groups 0…inEvent−1, and
+// counting the groups shows every prefix at their boundaries (the
+// likelihood-ratio tests at about parts thresholds). For a table of
+// values, the values it does not list have a last group of their own
+// (Grouping.Unlisted). It returns the grouping, inEvent and the predicted
+// bound (−Inf, and inEvent 0, only when no prefix has a predicted P(E)
+// below 1).
 func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, parts int) (g stat.Grouping, inEvent int, predicted float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty)
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty, false)
 	group, groups, inEvent := cutGroups(ks, cut, parts)
+	if order.Partition == nil {
+		// Values the screening never saw get a group of their own, the
+		// last, so that a confirmation sees how much of its draws they hold.
+		g := grouping(order, ks, group, groups+1)
+		g.Unlisted = groups
+		return g, inEvent, best
+	}
 	return grouping(order, ks, group, groups), inEvent, best
 }
 
@@ -125,8 +135,10 @@ const HeldPenalty = 1
 // cell of the prefix whose measure(a₋, b₊) is predicted largest, above
 // floor (−1 for none), and that prediction (floor for none); the held
 // counts are first moved by heldPenalty of their own standard errors
-// against the prefix (0: not moved).
-func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, floor, heldPenalty float64) (ks []keyed, bestAt int, best float64) {
+// against the prefix (0: not moved). Prefixes whose predicted a₋ does not
+// exceed b₊ are left out when onlyAbove is set (the two-point Rényi
+// divergence grows again below a = b).
+func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, floor, heldPenalty float64, onlyAbove bool) (ks []keyed, bestAt int, best float64) {
 	ks = orderCells(order, n, reverse)
 	counts := make(map[any][2]float64, len(held.Cells))
 	for _, c := range held.Cells {
@@ -158,7 +170,7 @@ func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measur
 		}
 		a := math.Pow(max(math.Sqrt(ep)-z/2, 0), 2) / fn
 		b := math.Pow(math.Sqrt(eq+1)+z/2, 2) / fn
-		if a <= b || a >= 1 {
+		if (onlyAbove && a <= b) || a >= 1 {
 			continue
 		}
 		if d := measure(a, min(b, 1)); d > best {

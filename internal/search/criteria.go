@@ -113,7 +113,7 @@ func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D]
 	}
 	order, ok := s.(*stat.Table)
 	if !ok {
-		return nil, nil, fmt.Errorf("search: no Rényi screening of a sample of type %T", s)
+		return nil, nil, fmt.Errorf("search: no screening of a sample of type %T", s)
 	}
 	if err := resolvable(order); err != nil {
 		return nil, nil, err

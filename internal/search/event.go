@@ -1,6 +1,8 @@
 package search
 
 import (
+	"cmp"
+	"fmt"
 	"math"
 
 	"github.com/dptest/dptest/fixtures"
@@ -38,8 +40,13 @@ const EventSmoothCount = 400
 // largest (renyi.PrefixGroups); the confirmation counts fresh outputs in
 // it and bounds the measure with exact Clopper–Pearson bounds
 // (hockey.Measure.Bound): no normal approximation.
-func Event[D any](src sampler.Source[D], m hockey.Measure, confirm int, alpha float64) Criterion[D, EventFinding] {
-	return eventCriterion[D]{src, m, confirm, alpha}
+//
+// The audit's threshold (δ, or μ) lets a confirmation say when outputs the
+// screening never saw (values of a table it did not list) hold enough of
+// the bounded side's draws to hide a violation of ResolutionFactor times
+// it: their ratio cannot be told, so the pass is unresolved.
+func Event[D any](src sampler.Source[D], m hockey.Measure, confirm int, alpha, threshold float64) Criterion[D, EventFinding] {
+	return eventCriterion[D]{src, m, confirm, alpha, threshold}
 }
 
 // EventFinding is what the screening of one direction found: the ordered
@@ -53,18 +60,18 @@ type EventFinding struct {
 }
 
 type eventCriterion[D any] struct {
-	src     sampler.Source[D]
-	measure hockey.Measure
-	confirm int
-	alpha   float64
+	src       sampler.Source[D]
+	measure   hockey.Measure
+	confirm   int
+	alpha     float64
+	threshold float64
 }
 
 // ResolutionFloor is the least true value of the measure that any event
 // could show above threshold at n draws per side (hockey.Measure.Least):
 // see [Run].
 func (c eventCriterion[D]) ResolutionFloor(threshold float64, n int, alpha float64) float64 {
-	z := numeric.UpperNormalQuantile(alpha) + numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability))
-	return c.measure.Least(threshold, n, alpha, z)
+	return c.measure.Least(threshold, n, alpha, numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability)))
 }
 
 func (c eventCriterion[D]) Directions() [2]string {
@@ -164,13 +171,32 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64
 	for g := range cp {
 		a, b = a+cp[g], b+cq[g]
 		tests[g] = [2]int64{a, b}
-		if shortfall := c.measure.Of(float64(a)/float64(n), float64(b)/float64(n)) - r.Estimate; shortfall > 0 && !math.IsInf(shortfall, 1) {
+		// A prefix the other side never produced counts as ½ draw there,
+		// as the estimate does: the strongest evidence stays finite.
+		if shortfall := c.measure.Of(hockey.Half(a, n), hockey.Half(b, n)) - r.Estimate; shortfall > 0 {
 			widest = max(widest, shortfall/z)
 		}
 	}
 	return Score{
 		Estimate: r.Estimate, StdErr: widest, LowerBound: r.LowerBound, Tests: tests,
 		Unbounded:  ep > 0 && eq == 0,
-		Unresolved: sparseReason(f.SparseValues),
+		Unresolved: cmp.Or(sparseReason(f.SparseValues), c.unseen(f, cp, n, alpha)),
 	}
+}
+
+// unseen explains, or is empty, why the outputs the screening never saw
+// leave a pass unresolved: values outside its table (the grouping's
+// Unlisted group) that hold, on the bounded side, a share whose measure
+// against a Q(E) as small as a count of 0 allows exceeds
+// (ResolutionFactor − 1) times the threshold, so that a violation of
+// ResolutionFactor times the claim could lie among them unseen.
+func (c eventCriterion[D]) unseen(f *EventFinding, cp []int64, n int64, alpha float64) string {
+	if f.Groups.Partition != nil || c.threshold <= 0 {
+		return ""
+	}
+	share := float64(cp[f.Groups.Unlisted]) / float64(n)
+	if share == 0 || !(c.measure.Of(share, numeric.BinomialUpper(0, n, alpha/2)) > (ResolutionFactor-1)*c.threshold) {
+		return ""
+	}
+	return fmt.Sprintf("%.3g of the draws fall on values the screening never saw; their ratio cannot be told, and outputs of one dataset only among them could hide a violation of the claim", share)
 }
