@@ -16,6 +16,7 @@
 //
 //	go run ./internal/experiments/approxdp -reps 1000 -preps 100
 //	go run ./internal/experiments/approxdp -only Gaussian -reps 20
+//	go run ./internal/experiments/approxdp -speed 20   # seconds and calls of default audits
 package main
 
 import (
@@ -134,7 +135,12 @@ func main() {
 	reps := flag.Int("reps", 1000, "audits of each correct claim")
 	preps := flag.Int("preps", 100, "audits of each violated claim")
 	only := flag.String("only", "", "regular expression: audit only the cases whose name matches")
+	speed := flag.Int("speed", 0, "instead, time this many default audits of the Gaussian mechanism (σ = 1) per claim kind")
 	flag.Parse()
+	if *speed > 0 {
+		timeAudits(*speed)
+		return
+	}
 	re := regexp.MustCompile(*only)
 	fmt.Printf("# approxdp: reps=%d preps=%d GOMAXPROCS=%d %s\n", *reps, *preps, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
 	fmt.Printf("%-40s %9s %9s | %5s %5s %4s %-15s %4s %8s %8s | %6s\n",
@@ -173,6 +179,39 @@ func main() {
 			c.name, c.claimed, c.truth, n, viol, inc, lo, hi, pass, median(ratios), median(ests), time.Since(start).Seconds()/float64(n))
 	}
 	fmt.Println(expstat.PeakRSS())
+}
+
+// timeAudits times n default audits of the Gaussian mechanism (σ = 1)
+// for each claim kind, each with its own seed, one after the other, and
+// prints the median and the range of the seconds per audit and the calls.
+func timeAudits(n int) {
+	g := gaussian(1)
+	kinds := []struct {
+		name  string
+		audit func(seed uint64) (dptest.Report, error)
+	}{
+		{"ApproxDP (1, δ(1))", func(s uint64) (dptest.Report, error) {
+			return dptest.AuditApproxDP(g, 1, hockey.GaussianProfile(1, 1), dptest.Seed(s))
+		}},
+		{"GDP μ=1", func(s uint64) (dptest.Report, error) { return dptest.AuditGDP(g, 1, dptest.Seed(s)) }},
+		{"RDP λ=2 (for comparison)", func(s uint64) (dptest.Report, error) { return dptest.AuditRDP(g, 2, 1, dptest.Seed(s)) }},
+	}
+	fmt.Printf("# approxdp -speed %d: GOMAXPROCS=%d %s\n", n, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
+	for _, k := range kinds {
+		var secs []float64
+		var calls int64
+		for i := 0; i < n; i++ {
+			start := time.Now()
+			rep, err := k.audit(expstat.RunSeed("approxdp speed|%s|%d", k.name, i))
+			secs = append(secs, time.Since(start).Seconds())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "error:", err)
+			}
+			calls = rep.Calls
+		}
+		fmt.Printf("%-26s median %.3f s (min %.3f, max %.3f) per audit, %d calls\n",
+			k.name, median(secs), expstat.Quantile(secs, 0), expstat.Quantile(secs, 1), calls)
+	}
 }
 
 func median(v []float64) float64 {
