@@ -175,21 +175,10 @@ func kAryRRRDP(lambda float64, k int) float64 {
 	return math.Log(pt*math.Pow(pt/pf, lambda-1)+pf*math.Pow(pf/pt, lambda-1)+float64(k-2)*pf) / (lambda - 1)
 }
 
-// partitionSelection keeps a partition of u privacy units (records ≥ ½)
-// with probability 0, 0.05, 0.05(1+e), 0.05(1+e+e²) for u = 0, 1, 2, ≥ 3,
-// as a δ = 0.05 partition selection does: a partition of one unit is kept,
-// one of none never, so its pure-DP loss is infinite.
+// partitionSelection is (1, 0.05)-DP exactly and of infinite pure-DP
+// loss (mechanisms.PartitionSelection).
 func partitionSelection() dptest.Mechanism[[]float64] {
-	keep := []float64{0, 0.05, 0.05 * (1 + math.E), 0.05 * (1 + math.E + math.E*math.E)}
-	return dptest.Discrete(func(r *rand.Rand, x []float64) bool {
-		units := 0
-		for _, v := range x {
-			if v >= 0.5 {
-				units++
-			}
-		}
-		return r.Float64() < keep[min(units, 3)]
-	})
+	return dptest.Discrete(mechanisms.PartitionSelection{}.Sample)
 }
 
 // Data in [−1, 1]: the search simplifies and improves within the range of

@@ -14,7 +14,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"time"
@@ -57,21 +56,10 @@ func gdp[D any](m dptest.Mechanism[D], mu float64) func(...dptest.Option) (dptes
 	return func(opts ...dptest.Option) (dptest.Report, error) { return dptest.AuditGDP(m, mu, opts...) }
 }
 
-// partitionSelection keeps a partition of u privacy units (records ≥ ½)
-// with probability 0, 0.05, 0.05(1+e), 0.05(1+e+e²) for u = 0, 1, 2, ≥ 3:
-// (1, 0.05)-DP exactly, and of infinite pure-DP loss (one unit is kept,
-// none never).
+// partitionSelection is (1, 0.05)-DP exactly and of infinite pure-DP
+// loss (mechanisms.PartitionSelection).
 func partitionSelection() dptest.Mechanism[[]float64] {
-	keep := []float64{0, 0.05, 0.05 * (1 + math.E), 0.05 * (1 + math.E + math.E*math.E)}
-	return dptest.Discrete(func(r *rand.Rand, x []float64) bool {
-		units := 0
-		for _, v := range x {
-			if v >= 0.5 {
-				units++
-			}
-		}
-		return r.Float64() < keep[min(units, 3)]
-	})
+	return dptest.Discrete(mechanisms.PartitionSelection{}.Sample)
 }
 
 var (

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/mechanisms"
 )
 
 // shape is one cell of the grid: a mechanism on datasets of 10 records in
@@ -138,16 +139,7 @@ func dpShapes() []shape {
 	dl := dptest.Discrete(func(r *rand.Rand, x []float64) int64 { return int64(math.Floor(b*sum(x)) + twoSidedGeometric(r, b)) })
 	out = append(out, shape{"DP", "int floor(1000*sum)+DLap(1000)", "DP", 0, 1,
 		func(c float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(dl, c, o...) }})
-	keep := []float64{0, 0.05, 0.05 * (1 + math.E), 0.05 * (1 + math.E + math.E*math.E)}
-	sel := dptest.Discrete(func(r *rand.Rand, x []float64) bool {
-		units := 0
-		for _, v := range x {
-			if v >= 0.5 {
-				units++
-			}
-		}
-		return r.Float64() < keep[min(units, 3)]
-	})
+	sel := dptest.Discrete(mechanisms.PartitionSelection{}.Sample)
 	out = append(out, shape{"DP", "partition selection (δ=0.05)", "DP", 0, math.Inf(1),
 		func(c float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(sel, c, o...) }})
 	return out
