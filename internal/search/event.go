@@ -84,21 +84,25 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		return xy, yx, err
 	}
 	sparse := sparseCount(orders[0])
+	// Each table is ordered raw and, for real or ranged outputs, smoothed
+	// (the same for both directions), and predicted on its held draws.
+	var ordered, held []*stat.Table
+	for k := range orders {
+		for _, order := range []*stat.Table{orders[k], stat.Smoothed(orders[k], EventSmoothCount)} {
+			if order != nil {
+				ordered, held = append(ordered, order), append(held, helds[k])
+			}
+		}
+	}
 	var out [2]Screened[EventFinding]
 	for d, reverse := range []bool{false, true} {
-		first := true
-		for k := range orders {
-			for _, order := range []*stat.Table{orders[k], stat.Smoothed(orders[k], EventSmoothCount)} {
-				if order == nil {
-					continue
-				}
-				s := c.screenOrder(order, helds[k], reverse)
-				s.Finding.SparseValues, s.Unresolved = sparse, sparseReason(sparse)
-				if first {
-					out[d], first = s, false
-				} else {
-					out[d] = higher(out[d], s)
-				}
+		for i, order := range ordered {
+			s := c.screenOrder(order, held[i], reverse)
+			s.Finding.SparseValues, s.Unresolved = sparse, sparseReason(sparse)
+			if i == 0 {
+				out[d] = s
+			} else {
+				out[d] = higher(out[d], s)
 			}
 		}
 	}
