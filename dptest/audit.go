@@ -106,8 +106,8 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 	if err := m.check(); err != nil {
 		return p, o, err
 	}
-	if o.settings.RegionSet && m.source.Kind() == "discrete" {
-		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's are discrete")
+	if k := m.source.Kind(); o.settings.RegionSet && k != "real" {
+		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's are %s", k)
 	}
 	return p, o, nil
 }
@@ -312,6 +312,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	}
 	out, err := search.Run(search.DP(src, p.Local), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
+		rep.Score = scoreOf(e.Event)
 		rep.Location = e.Location
 		if len(e.Curve.T) > 0 {
 			rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
@@ -331,7 +332,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
-	fill(rep, out, err, func(search.RenyiFinding) {})
+	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
 	}
@@ -349,7 +350,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		rep.Kind, rep.Eps, rep.Lambda = plan.KindApproxDP, r.Eps, 0
 	}
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
-	fill(rep, out, err, func(search.EventFinding) {})
+	fill(rep, out, err, func(f search.EventFinding) { rep.Score = scoreOf(f.Groups) })
 	if err == nil {
 		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, p.Confirmation.Samples, p.Alpha())
 	}
@@ -361,6 +362,15 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}
 	return err
+}
+
+// scoreOf describes the score a grouping of vector outputs counts; "" for
+// other outputs.
+func scoreOf(g stat.Grouping) string {
+	if g.Partition == nil || g.Partition.Score == nil {
+		return ""
+	}
+	return g.Partition.Score.String()
 }
 
 // tradeOffOf turns the counts of a confirmation's tests into the

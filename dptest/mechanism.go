@@ -12,7 +12,8 @@ import (
 
 // Mechanism is a randomized mechanism on datasets of type D, as a function
 // of a seeded generator and a dataset. Build one with [Continuous] for real
-// outputs or [Discrete] for outputs of any comparable type.
+// outputs, [Discrete] for outputs of any comparable type or [Vector] for
+// vectors of reals.
 //
 // The function must draw all its randomness from r (math/rand/v2): dptest
 // seeds r from the audit's seed and the block of samples being drawn, so a
@@ -54,6 +55,30 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 	return Mechanism[D]{source: sampler.Discrete(f)}
 }
 
+// Vector wraps a mechanism with vector outputs: a noisy histogram, several
+// noisy statistics released at once, a gradient step. Every output must
+// have the length of the first and finite coordinates; anything else is an
+// error that names the draw. A nil function is an error of every audit of
+// the mechanism. The mechanism may reuse the slice it returns.
+//
+// Each screening of a pair first learns a score, a number per output, from
+// draws of its own on both datasets: the most telling coordinate alone, the
+// linear discriminant wᵀv with w = Σ̂⁻¹(μ̂_X − μ̂_Y) (the log-likelihood ratio
+// of Gaussian noise, correlated or not), or the sum of per-coordinate log
+// density ratios (that of noise independent across coordinates, as in a
+// Laplace histogram), whichever separates held-out draws most. The audit
+// then treats the scores as real outputs. The score is fixed before the
+// outputs it maps are drawn, so any divergence of the scores is a lower
+// bound on the outputs' (data processing); a score that misses part of
+// the leak makes the bound looser, never invalid. [Report.Score] names the
+// score of the witness.
+func Vector[D any](f func(r *rand.Rand, x D) []float64) Mechanism[D] {
+	if f == nil {
+		return Mechanism[D]{err: errors.New("dptest: Vector needs a non-nil function")}
+	}
+	return Mechanism[D]{source: sampler.Vector(f)}
+}
+
 // WithPairs returns m with explicit candidate pairs of neighbouring
 // datasets, screened first, in both directions (the compile-time checked
 // form of the [Pairs] option; the two add up).
@@ -89,7 +114,7 @@ func (m Mechanism[D]) check() error {
 		return m.err
 	}
 	if m.source == nil {
-		return errors.New("dptest: zero Mechanism; build one with Continuous or Discrete")
+		return errors.New("dptest: zero Mechanism; build one with Continuous, Discrete or Vector")
 	}
 	return nil
 }

@@ -190,7 +190,7 @@ func TestBadInputIsAnError(t *testing.T) {
 		{"candidates", g, 2, 1, []dptest.Option{dptest.Candidates(-1)}, "dptest: Candidates must be ≥ 0, got -1"},
 		{"nil generator", g, 2, 1, []dptest.Option{dptest.Neighbors[[]float64](nil)}, "dptest: Neighbors needs a non-nil generator"},
 		{"nil option", g, 2, 1, []dptest.Option{nil}, "dptest: nil Option"},
-		{"zero mechanism", dptest.Mechanism[[]float64]{}, 2, 1, nil, "dptest: zero Mechanism; build one with Continuous or Discrete"},
+		{"zero mechanism", dptest.Mechanism[[]float64]{}, 2, 1, nil, "dptest: zero Mechanism; build one with Continuous, Discrete or Vector"},
 		{"nil function", dptest.Continuous[[]float64](nil), 2, 1, nil, "dptest: Continuous needs a non-nil function"},
 		{"nil discrete", dptest.Discrete[[]float64, int](nil), 2, 1, nil, "dptest: Discrete needs a non-nil function"},
 	} {

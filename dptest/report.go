@@ -62,6 +62,11 @@ type Report struct {
 	// for DP, "H_{e^ε}(M(X)‖M(Y))" or its reverse for (ε, δ)-DP,
 	// "μ(M(X)‖M(Y))" or its reverse for GDP.
 	Direction string
+	// Score is, for a [Vector] mechanism, the score its outputs were
+	// reduced to on the witness: its kind and the coordinates that carry
+	// it, the most telling first. Location and LossCurve are then in the
+	// score's units.
+	Score string
 	// Location is, for a DP claim, the output t̂ where the witness's loss
 	// peaks: a float64 for real outputs, the value itself for discrete ones.
 	Location any
@@ -234,8 +239,15 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Samples))
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
+	if e.Score != "" {
+		fmt.Fprintf(&b, "    score:        %s\n", e.Score)
+	}
 	if e.Location != nil {
-		fmt.Fprintf(&b, "    at output:    %s\n", value(e.Location))
+		at := "at output:   "
+		if e.Score != "" {
+			at = "at score:    "
+		}
+		fmt.Fprintf(&b, "    %s %s\n", at, value(e.Location))
 	}
 	if e.Unbounded {
 		fmt.Fprintf(&b, "    unbounded:    the event never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", thousands(e.Samples))

@@ -27,8 +27,11 @@ type Source[D any] interface {
 	// reports whether they agree: whether the mechanism draws only from
 	// the generator it is given, so that a seed replays its outputs.
 	Replays(seed uint64, x D, n int) (bool, error)
-	// Kind is "real" or "discrete".
+	// Kind is "real", "discrete" or "vector".
 	Kind() string
+	// sampleCalls returns the mechanism calls a Sample of n outputs per side
+	// after a pilot of pilot per side makes.
+	sampleCalls(n, pilot int) int64
 	// withStop returns the source drawing on streams that end early when
 	// stop is closed.
 	withStop(stop <-chan struct{}) Source[D]
@@ -71,6 +74,8 @@ type realSource[D any] struct {
 func (s realSource[D]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
 
 func (realSource[D]) Kind() string { return "real" }
+
+func (realSource[D]) sampleCalls(n, pilot int) int64 { return 2 * int64(n+pilot) }
 
 func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
 	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n, pilot) })
@@ -159,6 +164,8 @@ func (s discreteSource[D, O]) withStop(stop <-chan struct{}) Source[D] { s.stop 
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
 
+func (discreteSource[D, O]) sampleCalls(n, _ int) int64 { return 2 * int64(n) }
+
 func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample, error) {
 	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n) })
 }
@@ -194,14 +201,20 @@ func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, error) {
 
 // drawBoth draws n outputs on x and on y into statistics of one kind.
 func drawBoth[D, O any, S Statistic[O, S]](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, newStat func() S) (sx, sy S, err error) {
+	return drawPair(st, streamX, streamY, x, y, n, f, check, newStat)
+}
+
+// drawPair draws n outputs on x from stream idX and on y from stream idY
+// of st's seed into statistics of one kind.
+func drawPair[D, O any, S Statistic[O, S]](st Stream, idX, idY uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, newStat func() S) (sx, sy S, err error) {
 	side := func(id uint64, d D) (S, error) {
 		st.ID = id
 		return Draw(st, n, func(r *rand.Rand) O { return f(r, d) }, check, newStat)
 	}
-	if sx, err = side(streamX, x); err != nil {
+	if sx, err = side(idX, x); err != nil {
 		return sx, sy, &DrawError{"X", err}
 	}
-	if sy, err = side(streamY, y); err != nil {
+	if sy, err = side(idY, y); err != nil {
 		return sx, sy, &DrawError{"Y", err}
 	}
 	return sx, sy, nil
@@ -277,13 +290,10 @@ func Counting[D any](s Source[D], stop <-chan struct{}) *Counter[D] {
 func (c *Counter[D]) Calls() int64 { return c.calls.Load() }
 
 // Sample draws as the wrapped source does: n per side, and for real
-// outputs the pilot first.
+// outputs the pilot first, for vectors the learning samples and the pilot.
 func (c *Counter[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
 	s, err := c.Source.Sample(seed, x, y, n, pilot)
-	c.calls.Add(2 * int64(n))
-	if c.Kind() == "real" {
-		c.calls.Add(2 * int64(pilot))
-	}
+	c.calls.Add(c.Source.sampleCalls(n, pilot))
 	return s, err
 }
 

@@ -24,6 +24,9 @@ import (
 type Partition struct {
 	bounds []float64 // increasing cell boundaries
 	atom   []bool    // atom[i]: cell i is a single value
+	// Score, for vector outputs, is the score whose values the partition
+	// cuts: a vector v is in cell Cell(Score.Of(v)). Nil for real outputs.
+	Score *Score
 }
 
 // PilotPerCell is how many pooled pilot values a cell of PartitionOf holds

@@ -1,0 +1,123 @@
+package dptest_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// The Gaussian mechanism on a 3-vector query whose change spreads over
+// every coordinate (one coordinate sees a third of the divergence): every
+// claim type at its exact value passes with a bound close to it, and the
+// linear discriminant the audit learns recovers the whole divergence, so
+// the claims at truth/1.5 fail.
+func TestVectorGaussianClaims(t *testing.T) {
+	g := mechanisms.GaussianVector{D: 3, K: 3, Sigma: 1}
+	m := dptest.Vector(g.Sample)
+
+	rep, err := dptest.AuditRDP(m, 2, g.RDP(2), opts(dptest.Seed(1))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.85*g.RDP(2), "%s", rep)
+	require.Contains(t, rep.Score, "linear discriminant over 3 of 3 coordinates")
+
+	rep, err = dptest.AuditRDP(m, 2, g.RDP(2)/1.5, opts(dptest.Seed(2))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.String(), "    score:        linear discriminant")
+
+	rep, err = dptest.AuditGDP(m, g.Mu(), opts(dptest.Seed(3))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.InDelta(t, 1, rep.Estimate/g.Mu(), 0.05, "%s", rep)
+
+	rep, err = dptest.AuditGDP(m, g.Mu()/1.5, opts(dptest.Seed(4))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+
+	delta := gaussianDelta(1, 1)
+	rep, err = dptest.AuditApproxDP(m, 1, delta, opts(dptest.Seed(5))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.85*delta, "%s", rep)
+}
+
+// histogramPairs are add/remove neighbours of up to 4 records in 5 bins.
+func histogramPairs() *rapid.Generator[fixtures.Pair[[]int]] {
+	return fixtures.AddRemove(rapid.IntRange(0, 4), 0, 4)
+}
+
+// The Laplace histogram is ε = 1/b pure DP under add/remove neighbours:
+// the claim holds, the claim at ε/1.5 fails, and the score is the bin
+// that changed. The broken histogram that releases empty bins as exactly
+// 0 fails any claim, on an output the other dataset never produces.
+func TestVectorHistograms(t *testing.T) {
+	h := mechanisms.LaplaceHistogram{Bins: 5, B: 1}
+	m := dptest.Vector(h.Sample).WithNeighbors(histogramPairs())
+	rep, err := dptest.AuditDP(m, h.Epsilon(), opts(dptest.Seed(6))...)
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.Score, "coordinate v[")
+
+	rep, err = dptest.AuditDP(m, h.Epsilon()/1.5, opts(dptest.Seed(7))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.String(), "at score:")
+
+	s := mechanisms.SparseLaplaceHistogram{Bins: 5, B: 1}
+	rep, err = dptest.AuditDP(dptest.Vector(s.Sample).WithNeighbors(histogramPairs()), s.ClaimedEpsilon(), opts(dptest.Seed(8))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Greater(t, rep.LowerBound, 3*s.ClaimedEpsilon(), "%s", rep)
+}
+
+// Bad vector mechanisms and options are errors that say what is wrong.
+func TestVectorErrors(t *testing.T) {
+	_, err := dptest.AuditRDP(dptest.Vector[[]float64](nil), 2, 1)
+	require.ErrorContains(t, err, "dptest: Vector needs a non-nil function")
+
+	g := mechanisms.GaussianVector{D: 2, K: 1, Sigma: 1}
+	_, err = dptest.AuditDP(dptest.Vector(g.Sample), 1, dptest.Region(0, 1))
+	require.ErrorContains(t, err, "Region applies to real outputs")
+	require.ErrorContains(t, err, "this one's are vector")
+
+	ragged := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
+		if r.IntN(5000) == 0 {
+			return []float64{1}
+		}
+		return []float64{r.NormFloat64(), r.NormFloat64()}
+	})
+	_, err = dptest.AuditRDP(ragged, 2, 1, opts(dptest.Seed(9))...)
+	require.ErrorContains(t, err, "output of length 1: a Vector mechanism's outputs must all have the length of its first, 2")
+	require.ErrorContains(t, err, "draw ")
+
+	nan := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
+		return []float64{r.NormFloat64(), math.Log(r.Float64() - 0.999)}
+	})
+	_, err = dptest.AuditRDP(nan, 2, 1, opts(dptest.Seed(10))...)
+	require.ErrorContains(t, err, "output coordinate 1 is NaN")
+}
+
+// An audit of a vector mechanism is the same whatever GOMAXPROCS.
+func TestVectorAuditDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	g := mechanisms.GaussianVector{D: 4, K: 2, Sigma: 1}
+	audit := func(procs int) dptest.Report {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		rep, err := dptest.AuditRDP(dptest.Vector(g.Sample), 2, g.RDP(2), dptest.Seed(11), dptest.Samples(20_000), dptest.Candidates(2))
+		require.NoError(t, err)
+		return rep
+	}
+	a, b := audit(1), audit(2)
+	require.Equal(t, a.LowerBound, b.LowerBound)
+	require.Equal(t, a.Estimate, b.Estimate)
+	require.Equal(t, a.Score, b.Score)
+	require.Equal(t, a.Calls, b.Calls)
+}

@@ -1,0 +1,155 @@
+package sampler
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+
+	"github.com/dptest/dptest/internal/stat"
+)
+
+// Stream numbers of a vector source's learning samples within one seed,
+// after the others.
+const (
+	streamFitX = streamReplay + 1 + iota
+	streamFitY
+	streamHoldX
+	streamHoldY
+)
+
+// LearnBudget bounds the coordinates a vector source holds per learning
+// sample: rows × d ≤ LearnBudget (16 MiB of float64).
+const LearnBudget = 1 << 21
+
+// MinLearn is the fewest rows of a learning sample.
+const MinLearn = 1000
+
+// LearnSize is the rows per side of each of the two learning samples (fit
+// and held out) of a vector source whose outputs have d coordinates, for a
+// statistic with the given pilot: the pilot's size, at most LearnBudget/d,
+// at least MinLearn.
+func LearnSize(pilot, d int) int { return max(MinLearn, min(pilot, LearnBudget/max(d, 1))) }
+
+// Vector is the source of a mechanism with vector outputs of one length,
+// all coordinates finite. Each sample learns a score ([stat.LearnScore])
+// from learning draws of its own before it draws the pilot and the outputs,
+// which it counts by their score like real outputs.
+func Vector[D any](f func(r *rand.Rand, x D) []float64) Source[D] {
+	return vectorSource[D]{f: f, dim: new(atomic.Int64)}
+}
+
+type vectorSource[D any] struct {
+	f    func(*rand.Rand, D) []float64
+	stop <-chan struct{}
+	// dim is the length of the first output seen (0 before): every other
+	// output must have it. An audit's first draws are its replay check's,
+	// on one worker, so which output is first does not depend on them.
+	dim *atomic.Int64
+}
+
+func (s vectorSource[D]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
+
+func (vectorSource[D]) Kind() string { return "vector" }
+
+// check accepts an output of the length of the first, all finite.
+func (s vectorSource[D]) check(v []float64) error {
+	if len(v) == 0 {
+		return errors.New("an empty output: a Vector mechanism's outputs need at least one coordinate")
+	}
+	s.dim.CompareAndSwap(0, int64(len(v)))
+	return stat.CheckVector(int(s.dim.Load()))(v)
+}
+
+func (s vectorSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
+	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n, pilot) })
+}
+
+func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
+	score, err := s.learn(seed, x, y, pilot)
+	if err != nil {
+		return nil, err
+	}
+	newValues := func() *stat.ScoredValues {
+		return &stat.ScoredValues{Score: score, Values: stat.Values{V: make([]float64, 0, pilot)}}
+	}
+	px, py, err := drawPair(Stream{Seed: seed, Stop: s.stop}, streamPilotX, streamPilotY, x, y, pilot, s.f, s.check, newValues)
+	if err != nil {
+		return nil, err
+	}
+	part := stat.PartitionOf(append(px.V, py.V...))
+	part.Score = score
+	newCells := func() *stat.ScoredCells { return stat.NewScoredCells(part) }
+	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, newCells)
+	if err != nil {
+		return nil, err
+	}
+	return stat.TabulateCells(cx.PartitionCounts, cy.PartitionCounts), nil
+}
+
+// learn draws the fitting and held-out samples of both sides and learns
+// the score from them.
+func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) (*stat.Score, error) {
+	// The length, for the sizes: the first output's, or one drawn now.
+	if s.dim.Load() == 0 {
+		if _, err := Draw(Stream{Seed: seed, ID: streamFitX, Workers: 1, Stop: s.stop}, 1,
+			func(r *rand.Rand) []float64 { return s.f(r, x) }, s.check, func() *discard { return &discard{} }); err != nil {
+			return nil, &DrawError{"X", err}
+		}
+	}
+	d := int(s.dim.Load())
+	m := LearnSize(pilot, d)
+	var sets [4]*stat.Vectors
+	for i, id := range []uint64{streamFitX, streamFitY, streamHoldX, streamHoldY} {
+		data, side := x, "X"
+		if i%2 == 1 {
+			data, side = y, "Y"
+		}
+		v, err := Draw(Stream{Seed: seed, ID: id, Stop: s.stop}, m,
+			func(r *rand.Rand) []float64 { return s.f(r, data) }, s.check, func() *stat.Vectors { return stat.NewVectors(d, m) })
+		if err != nil {
+			return nil, &DrawError{side, err}
+		}
+		v.SortRows()
+		sets[i] = v
+	}
+	return stat.LearnScore(sets[0], sets[1], sets[2], sets[3]), nil
+}
+
+// discard is a statistic that keeps nothing.
+type discard struct{}
+
+func (*discard) Add([]float64)  {}
+func (*discard) Merge(*discard) {}
+
+func (s vectorSource[D]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	newCounts, err := stat.NewVectorGroupCounts(gs)
+	if err != nil {
+		return nil, nil, err
+	}
+	type both struct{ x, y *stat.VectorGroupCounts }
+	b, err := guarded(x, y, func(x, y D) (both, error) {
+		sx, sy, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, newCounts)
+		return both{sx, sy}, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.x.In(), b.y.In(), nil
+}
+
+// Replays draws the first n outputs on x twice from one stream and reports
+// whether they agree bit for bit.
+func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
+	cloned := func(r *rand.Rand, d D) []float64 { return slices.Clone(s.f(r, d)) }
+	return replays(seed, x, n, cloned, s.check, func(a, b []float64) bool {
+		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+	})
+}
+
+// sampleCalls returns the mechanism calls of a Sample of n outputs per side
+// after a pilot: the two learning samples and the pilot of each side too.
+func (s vectorSource[D]) sampleCalls(n, pilot int) int64 {
+	return 2 * int64(n+pilot+2*LearnSize(pilot, int(s.dim.Load())))
+}

@@ -1,0 +1,210 @@
+package stat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Kinds of [Score].
+const (
+	// ScoreCoordinate is one coordinate of the output, as it is: the
+	// statistic of a mechanism whose datasets differ in one coordinate's
+	// distribution (one bin of a histogram), whose ratio, whatever its
+	// shape, the real-output statistics then resolve.
+	ScoreCoordinate = "coordinate"
+	// ScoreLinear is Fisher's linear discriminant wᵀv with w = Σ̂⁻¹(μ̂_X − μ̂_Y),
+	// Σ̂ the pooled covariance (diagonal above MaxFullCovariance
+	// coordinates): the log-likelihood ratio, up to a constant, of Gaussian
+	// noise of any covariance.
+	ScoreLinear = "linear"
+	// ScoreNaiveBayes is Σⱼ ℓ̂ⱼ(vⱼ), the sum over the telling coordinates of
+	// their log-ratio ln p̂ⱼ/q̂ⱼ on ScoreCells cells each: the log-likelihood
+	// ratio of noise independent across coordinates (a Laplace histogram).
+	ScoreNaiveBayes = "naive Bayes"
+)
+
+// Learning rules.
+const (
+	// MaxFullCovariance is the most coordinates a linear score estimates a
+	// full covariance for (d² work per output learned from); beyond, the
+	// covariance is taken diagonal.
+	MaxFullCovariance = 64
+	// MaxNaiveBayes is the most coordinates a naive-Bayes score sums over
+	// (the most telling ones).
+	MaxNaiveBayes = 64
+	// ScoreCells is the number of cells of equal pooled mass each
+	// coordinate is cut into, to test it and for its log-ratio.
+	ScoreCells = 16
+	// SelectionLevel is the level, before Bonferroni over the coordinates,
+	// at which a coordinate's difference (in mean, or in distribution) makes
+	// it telling.
+	SelectionLevel = 1e-3
+	// SeparationCells is the number of cells of equal pooled held-out
+	// mass on which the candidate scores' separation is measured.
+	SeparationCells = 32
+)
+
+// Score maps a vector output to a number: a deterministic function fixed on
+// a learning sample of both datasets before the outputs it maps are drawn,
+// so every divergence bound on the scores of fresh outputs is a bound on the
+// outputs (data processing; [KMRS24] Section 5 reduces vectors by a fixed
+// projection the same way).
+type Score struct {
+	Kind string
+	Dim  int
+	// Coords are the coordinates the score reads, the most telling first
+	// (for a linear score, by |wⱼ|·sⱼ, sⱼ the coordinate's pooled standard
+	// deviation).
+	Coords []int
+	// Weights, for a linear score, are wⱼ of Coords[i], scaled so that the
+	// largest |wⱼ|·sⱼ is 1.
+	Weights []float64
+	scales  []float64 // sⱼ of Coords[i], for a linear score
+	// cells and logRatio, for a naive-Bayes score: per Coords[i], its
+	// cells and their log-ratios.
+	cells    []*Partition
+	logRatio [][]float64
+	// Separation is the two-sample G statistic of the score's values on
+	// the held-out learning sample, counted in SeparationCells cells: the
+	// score with the largest was chosen.
+	Separation float64
+}
+
+// Of returns the score of output v (of length Dim). It only reads the
+// score, so workers may call it at once.
+func (s *Score) Of(v []float64) float64 {
+	switch s.Kind {
+	case ScoreCoordinate:
+		return v[s.Coords[0]]
+	case ScoreLinear:
+		t := 0.0
+		for i, j := range s.Coords {
+			t += s.Weights[i] * v[j]
+		}
+		return t
+	}
+	t := 0.0
+	for i, j := range s.Coords {
+		t += s.logRatio[i][s.cells[i].Cell(v[j])]
+	}
+	return t
+}
+
+// String describes the score for a report: its kind and the coordinates
+// that carry it, the most telling first.
+func (s *Score) String() string {
+	switch s.Kind {
+	case ScoreCoordinate:
+		return fmt.Sprintf("coordinate v[%d] of %d", s.Coords[0], s.Dim)
+	case ScoreLinear:
+		var b strings.Builder
+		fmt.Fprintf(&b, "linear discriminant over %d of %d coordinates, weights (per standard deviation)", len(s.Coords), s.Dim)
+		for i := range min(4, len(s.Coords)) {
+			fmt.Fprintf(&b, " %+.3g·v[%d]", s.Weights[i]*s.scales[i], s.Coords[i])
+		}
+		if len(s.Coords) > 4 {
+			fmt.Fprintf(&b, " + %d smaller", len(s.Coords)-4)
+		}
+		return b.String()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "sum of the log density ratios of %d of %d coordinates:", len(s.Coords), s.Dim)
+	for i := range min(4, len(s.Coords)) {
+		fmt.Fprintf(&b, " v[%d]", s.Coords[i])
+	}
+	if len(s.Coords) > 4 {
+		fmt.Fprintf(&b, " and %d more", len(s.Coords)-4)
+	}
+	return b.String()
+}
+
+// coordinate is what the learning sample says of one coordinate.
+type coordinate struct {
+	j        int
+	meanX    float64
+	meanY    float64
+	varX     float64
+	varY     float64
+	cells    *Partition // ScoreCells cells of the pooled values
+	cx, cy   []int64    // the values of each side per cell
+	key      float64    // how telling: the larger of its two tests over their thresholds
+	telling  bool       // a test passed its threshold
+	constant bool       // one value on both sides, the same
+}
+
+// LearnScore learns the score of vector outputs from a fitting sample of
+// each dataset (fitX on X, fitY on Y) and chooses among the candidates on a
+// held-out sample of each (holdX, holdY), all drawn before the outputs the
+// score will map. Every coordinate is tested for a difference in mean
+// (Welch's z) and in distribution (the G statistic on ScoreCells cells),
+// each at SelectionLevel/d; the candidates are the most telling coordinate
+// alone, the linear discriminant over every coordinate and over the
+// telling ones, and the naive-Bayes sum over the telling ones; the one
+// whose held-out scores separate most (largest G statistic on
+// SeparationCells cells) is returned. The rows must be sorted
+// ([Vectors.SortRows]) for the result not to depend on the workers.
+func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
+	coords := screenCoordinates(fitX, fitY)
+	var telling []coordinate
+	for _, c := range coords {
+		if c.telling {
+			telling = append(telling, c)
+		}
+	}
+	slices.SortStableFunc(telling, func(a, b coordinate) int { return -cmpFloat(a.key, b.key) })
+	var cands []*Score
+	if len(telling) > 0 {
+		cands = append(cands, &Score{Kind: ScoreCoordinate, Dim: fitX.Dim, Coords: []int{telling[0].j}})
+	}
+	if s := linearScore(fitX, fitY, coords); s != nil {
+		cands = append(cands, s)
+	}
+	if len(telling) > 1 && len(telling) < len(coords) {
+		if s := linearScore(fitX, fitY, telling); s != nil {
+			cands = append(cands, s)
+		}
+	}
+	if len(telling) > 1 {
+		cands = append(cands, naiveBayesScore(fitX.Dim, telling[:min(len(telling), MaxNaiveBayes)]))
+	}
+	if len(cands) == 0 {
+		// Every coordinate constant, or no linear score: the first
+		// coordinate, which then shows no difference.
+		cands = append(cands, &Score{Kind: ScoreCoordinate, Dim: fitX.Dim, Coords: []int{0}})
+	}
+	best := cands[0]
+	for i, s := range cands {
+		s.Separation = separation(s, holdX, holdY)
+		if i == 0 || s.Separation > best.Separation {
+			best = s
+		}
+	}
+	return best
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// separation is the G statistic of the score's values on the two held-out
+// samples, counted in SeparationCells cells of their pooled values.
+func separation(s *Score, hx, hy *Vectors) float64 {
+	sx, sy := make([]float64, hx.Rows()), make([]float64, hy.Rows())
+	for i := range sx {
+		sx[i] = s.Of(hx.Row(i))
+	}
+	for i := range sy {
+		sy[i] = s.Of(hy.Row(i))
+	}
+	part := PartitionOfCount(append(append([]float64(nil), sx...), sy...), SeparationCells)
+	cx, cy := countCells(part, sx), countCells(part, sy)
+	g, _ := gStatistic(cx, cy)
+	return g
+}

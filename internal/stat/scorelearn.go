@@ -1,0 +1,233 @@
+package stat
+
+import (
+	"math"
+	"slices"
+
+	"github.com/dptest/dptest/internal/numeric"
+)
+
+// PartitionOfCount sorts values in place and cuts the line into about
+// cells cells of equal mass of them (see [NewPartition]).
+func PartitionOfCount(values []float64, cells int) *Partition {
+	numeric.SortFloats(values)
+	return NewPartition(values, cells)
+}
+
+// countCells counts values per cell of p.
+func countCells(p *Partition, values []float64) []int64 {
+	c := make([]int64, p.Cells())
+	for _, v := range values {
+		c[p.Cell(v)]++
+	}
+	return c
+}
+
+// gStatistic returns the two-sample G statistic of counts cx and cy over
+// the same cells,
+//
+//	G = 2 Σ_c [cx_c ln(cx_c/ex_c) + cy_c ln(cy_c/ey_c)],  ex_c = (cx_c+cy_c)·nx/(nx+ny),
+//
+// χ² with df = (cells seen) − 1 degrees of freedom when both samples come
+// from one distribution.
+func gStatistic(cx, cy []int64) (g float64, df int) {
+	var nx, ny int64
+	for c := range cx {
+		nx += cx[c]
+		ny += cy[c]
+	}
+	if nx == 0 || ny == 0 {
+		return 0, 0
+	}
+	fx, fy := float64(nx)/float64(nx+ny), float64(ny)/float64(nx+ny)
+	term := func(o int64, e float64) float64 {
+		if o == 0 {
+			return 0
+		}
+		return float64(o) * math.Log(float64(o)/e)
+	}
+	for c := range cx {
+		t := float64(cx[c] + cy[c])
+		if t == 0 {
+			continue
+		}
+		df++
+		g += term(cx[c], t*fx) + term(cy[c], t*fy)
+	}
+	return 2 * g, df - 1
+}
+
+// screenCoordinates tests every coordinate of the fitting samples for a
+// difference between X and Y: Welch's z² of the means against the
+// two-sided normal quantile, and the G statistic of ScoreCells cells of
+// the pooled values against the χ² quantile, each at level
+// SelectionLevel/d (Bonferroni over the d coordinates).
+func screenCoordinates(fx, fy *Vectors) []coordinate {
+	d := fx.Dim
+	alpha := SelectionLevel / float64(d)
+	zCrit := numeric.UpperNormalQuantile(alpha / 2)
+	out := make([]coordinate, d)
+	for j := range d {
+		xs, ys := fx.Column(j), fy.Column(j)
+		c := coordinate{j: j}
+		c.meanX, c.varX = meanVar(xs)
+		c.meanY, c.varY = meanVar(ys)
+		c.cells = PartitionOfCount(append(append([]float64(nil), xs...), ys...), ScoreCells)
+		c.cx, c.cy = countCells(c.cells, xs), countCells(c.cells, ys)
+		c.constant = c.varX == 0 && c.varY == 0 && c.meanX == c.meanY
+		se2 := c.varX/float64(len(xs)) + c.varY/float64(len(ys))
+		z2 := 0.0
+		switch diff := c.meanX - c.meanY; {
+		case se2 > 0:
+			z2 = diff * diff / se2
+		case diff != 0:
+			z2 = math.Inf(1)
+		}
+		g, df := gStatistic(c.cx, c.cy)
+		c.key = z2 / (zCrit * zCrit)
+		if df > 0 {
+			c.key = max(c.key, g/numeric.ChiSquareUpperQuantile(float64(df), alpha))
+		}
+		c.telling = c.key > 1
+		out[j] = c
+	}
+	return out
+}
+
+// meanVar returns the mean and the (unbiased) variance of v, summed in
+// v's order.
+func meanVar(v []float64) (mean, variance float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		variance += (x - mean) * (x - mean)
+	}
+	if len(v) > 1 {
+		variance /= float64(len(v) - 1)
+	}
+	return mean, variance
+}
+
+// linearScore is the linear discriminant over the coordinates given that
+// vary (pooled variance > 0): w = Σ̂⁻¹(μ̂_X − μ̂_Y), Σ̂ the pooled
+// covariance with a ridge of 10⁻⁹ of its mean diagonal (full for up to
+// MaxFullCovariance coordinates, else diagonal). Nil if no coordinate
+// varies or every weight is 0.
+func linearScore(fx, fy *Vectors, coords []coordinate) *Score {
+	var use []coordinate
+	for _, c := range coords {
+		if c.varX+c.varY > 0 {
+			use = append(use, c)
+		}
+	}
+	k := len(use)
+	if k == 0 {
+		return nil
+	}
+	diff, scales := make([]float64, k), make([]float64, k)
+	for i, c := range use {
+		diff[i] = c.meanX - c.meanY
+		scales[i] = math.Sqrt(pooledVar(c, fx.Rows(), fy.Rows()))
+	}
+	var w []float64
+	if k <= MaxFullCovariance {
+		w, _ = numeric.SolveSymmetric(pooledCovariance(fx, fy, use), k, diff)
+	}
+	if w == nil {
+		w = make([]float64, k)
+		for i := range w {
+			w[i] = diff[i] / (scales[i] * scales[i])
+		}
+	}
+	return linearOf(fx.Dim, use, w, scales)
+}
+
+// linearOf orders the weights by |wⱼ|·sⱼ, drops zeros and scales the
+// largest to 1.
+func linearOf(dim int, use []coordinate, w, scales []float64) *Score {
+	idx := make([]int, 0, len(w))
+	for i := range w {
+		if w[i] != 0 && !math.IsNaN(w[i]) && !math.IsInf(w[i], 0) {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return -cmpFloat(math.Abs(w[a])*scales[a], math.Abs(w[b])*scales[b])
+	})
+	top := math.Abs(w[idx[0]]) * scales[idx[0]]
+	s := &Score{Kind: ScoreLinear, Dim: dim}
+	for _, i := range idx {
+		s.Coords = append(s.Coords, use[i].j)
+		s.Weights = append(s.Weights, w[i]/top)
+		s.scales = append(s.scales, scales[i])
+	}
+	return s
+}
+
+func pooledVar(c coordinate, nx, ny int) float64 {
+	return (c.varX*float64(nx-1) + c.varY*float64(ny-1)) / float64(nx+ny-2)
+}
+
+// pooledCovariance is the pooled covariance of the coordinates given, each
+// side centred at its own mean, row-major, with the ridge of linearScore.
+func pooledCovariance(fx, fy *Vectors, use []coordinate) []float64 {
+	k := len(use)
+	cov := make([]float64, k*k)
+	centred := make([]float64, k)
+	add := func(v *Vectors, mean func(coordinate) float64) {
+		for r := range v.Rows() {
+			row := v.Row(r)
+			for i, c := range use {
+				centred[i] = row[c.j] - mean(c)
+			}
+			for a := range k {
+				for b := 0; b <= a; b++ {
+					cov[a*k+b] += centred[a] * centred[b]
+				}
+			}
+		}
+	}
+	add(fx, func(c coordinate) float64 { return c.meanX })
+	add(fy, func(c coordinate) float64 { return c.meanY })
+	n := float64(fx.Rows() + fy.Rows() - 2)
+	trace := 0.0
+	for a := range k {
+		for b := 0; b <= a; b++ {
+			cov[a*k+b] /= n
+			cov[b*k+a] = cov[a*k+b]
+		}
+		trace += cov[a*k+a]
+	}
+	for a := range k {
+		cov[a*k+a] += 1e-9 * trace / float64(k)
+	}
+	return cov
+}
+
+// naiveBayesScore sums the log-ratios ln((cxᵢ + ½)/(nx + C/2)) −
+// ln((cyᵢ + ½)/(ny + C/2)) of the fitting counts in each telling
+// coordinate's C cells.
+func naiveBayesScore(dim int, telling []coordinate) *Score {
+	s := &Score{Kind: ScoreNaiveBayes, Dim: dim}
+	for _, c := range telling {
+		var nx, ny int64
+		for i := range c.cx {
+			nx += c.cx[i]
+			ny += c.cy[i]
+		}
+		half := float64(len(c.cx)) / 2
+		lr := make([]float64, len(c.cx))
+		for i := range lr {
+			lr[i] = math.Log((float64(c.cx[i])+0.5)/(float64(nx)+half)) - math.Log((float64(c.cy[i])+0.5)/(float64(ny)+half))
+		}
+		s.Coords = append(s.Coords, c.j)
+		s.cells = append(s.cells, c.cells)
+		s.logRatio = append(s.logRatio, lr)
+	}
+	return s
+}
