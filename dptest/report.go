@@ -272,6 +272,9 @@ func (r Report) successLine() string {
 	}
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; a true value of %s or more would have been caught (90%%); %d pairs searched (%s), %s samples per side, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
+	if r.Score != "" {
+		s += "; vectors scored by the " + r.Score
+	}
 	if r.Short {
 		s += " (-short: reduced sample sizes)"
 	}

@@ -66,6 +66,7 @@ func TestVectorHistograms(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.Score, "coordinate v[")
+	require.Contains(t, rep.String(), "; vectors scored by the coordinate v[")
 
 	rep, err = dptest.AuditDP(m, h.Epsilon()/1.5, opts(dptest.Seed(7))...)
 	require.NoError(t, err)

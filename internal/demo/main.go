@@ -80,6 +80,9 @@ func main() {
 	addRemove := dptest.Neighbors(fixtures.AddRemove(rapid.SampledFrom([]float64{0, 1}), 1, 4))
 	nonDP := mechanisms.NonDPGaussian1{Eps: 1, Delta: 1e-5}
 	scaled := mechanisms.ScaledGD{Sigma: 2, S: 0.5}
+	gaussVec := mechanisms.GaussianVector{D: 3, K: 3, Sigma: 1}
+	sparseHist := mechanisms.SparseLaplaceHistogram{Bins: 5, B: 1}
+	binPairs := dptest.Neighbors(fixtures.AddRemove(rapid.IntRange(0, 4), 0, 4))
 	pointMass := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
 		for _, v := range x {
@@ -113,6 +116,8 @@ func main() {
 		{"partition selection claimed (1, 0.02)-DP", true, approxDP(partitionSelection(), 1, 0.02), ""},
 		{"partition selection claimed 5-DP (infinite loss)", true, dp(partitionSelection(), 5), ""},
 		{"SVT6 (no cut-off), claimed 0.7-DP", true, dp(dptest.Discrete(mechanisms.SVT6{Eps: 0.7, T: 1}.Sample), 0.7, patterns10), ""},
+		{"Gaussian on a 3-vector query, μ=1 Gaussian DP", false, gdp(dptest.Vector(gaussVec.Sample), gaussVec.Mu()), ""},
+		{"histogram noising non-empty bins only, claimed 1-DP", true, dp(dptest.Vector(sparseHist.Sample), 1, binPairs), ""},
 	}
 
 	var opts []dptest.Option
