@@ -64,9 +64,11 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 // Each screening of a pair first learns a score, a number per output, from
 // draws of its own on both datasets: the most telling coordinate alone, the
 // linear discriminant wᵀv with w = Σ̂⁻¹(μ̂_X − μ̂_Y) (the log-likelihood ratio
-// of Gaussian noise, correlated or not), or the sum of per-coordinate log
+// of Gaussian noise, correlated or not), the sum of per-coordinate log
 // density ratios (that of noise independent across coordinates, as in a
-// Laplace histogram), whichever separates held-out draws most. The audit
+// Laplace histogram), or the quadratic discriminant of up to 16
+// coordinates (that of Gaussian noise whose spread or correlations depend
+// on the data), whichever separates held-out draws most. The audit
 // then treats the scores as real outputs. The score is fixed before the
 // outputs it maps are drawn, so any divergence of the scores is a lower
 // bound on the outputs' (data processing); a score that misses part of

@@ -122,3 +122,22 @@ func TestVectorAuditDeterministicAcrossGOMAXPROCS(t *testing.T) {
 	require.Equal(t, a.Score, b.Score)
 	require.Equal(t, a.Calls, b.Calls)
 }
+
+// A leak in the noise's correlation alone: under one dataset the two
+// coordinates are z and z + 0.3w, under the other independent with the same
+// means and nearly the same spread. D₂ from the first to the second is
+// 2.49, and infinite the other way (−Σ_Y + 2Σ_X is not positive definite);
+// only the quadratic discriminant sees it, and a claim of 1 fails.
+func TestVectorCorrelationLeak(t *testing.T) {
+	m := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
+		z := r.NormFloat64()
+		if x[0] == 1 {
+			return []float64{z, z + 0.3*r.NormFloat64()}
+		}
+		return []float64{z, math.Sqrt(1.09) * r.NormFloat64()}
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditRDP(m, 2, 1, opts(dptest.Seed(12))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.Score, "quadratic discriminant over 2 of 2 coordinates")
+}

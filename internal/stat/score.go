@@ -22,6 +22,10 @@ const (
 	// their log-ratio ln p̂ⱼ/q̂ⱼ on ScoreCells cells each: the log-likelihood
 	// ratio of noise independent across coordinates (a Laplace histogram).
 	ScoreNaiveBayes = "naive Bayes"
+	// ScoreQuadratic is the quadratic discriminant, the log-likelihood
+	// ratio of Gaussian noise whose covariance depends on the dataset
+	// (over at most MaxQuadratic coordinates).
+	ScoreQuadratic = "quadratic"
 )
 
 // Learning rules.
@@ -33,6 +37,10 @@ const (
 	// MaxNaiveBayes is the most coordinates a naive-Bayes score sums over
 	// (the most telling ones).
 	MaxNaiveBayes = 64
+	// MaxQuadratic is the most coordinates a quadratic score reads (the
+	// most telling ones; two covariances of d² entries each are
+	// estimated).
+	MaxQuadratic = 16
 	// ScoreCells is the number of cells of equal pooled mass each
 	// coordinate is cut into, to test it and for its log-ratio.
 	ScoreCells = 16
@@ -43,6 +51,15 @@ const (
 	// SeparationCells is the number of cells of equal pooled held-out
 	// mass on which the candidate scores' separation is measured.
 	SeparationCells = 32
+	// SeparationMargin and SeparationSlack: a candidate listed later (the
+	// candidates go from the simplest to the most flexible) replaces the
+	// best so far only if its separation exceeds (1 + SeparationMargin)
+	// times the best's plus SeparationSlack, about two standard
+	// deviations of a G statistic of 31 degrees of freedom under no
+	// difference: flexibility that only fits the learning sample's noise
+	// does not win.
+	SeparationMargin = 0.02
+	SeparationSlack  = 16
 )
 
 // Score maps a vector output to a number: a deterministic function fixed on
@@ -58,9 +75,12 @@ type Score struct {
 	// deviation).
 	Coords []int
 	// Weights, for a linear score, are wⱼ of Coords[i], scaled so that the
-	// largest |wⱼ|·sⱼ is 1.
+	// largest |wⱼ|·sⱼ is 1; for a quadratic one, its linear part.
 	Weights []float64
 	scales  []float64 // sⱼ of Coords[i], for a linear score
+	// quad, for a quadratic score, is its matrix over Coords, row-major:
+	// the score is Σ_ab quad[a,b]·v_a·v_b + Σ_a Weights[a]·v_a.
+	quad []float64
 	// cells and logRatio, for a naive-Bayes score: per Coords[i], its
 	// cells and their log-ratios.
 	cells    []*Partition
@@ -81,6 +101,16 @@ func (s *Score) Of(v []float64) float64 {
 		t := 0.0
 		for i, j := range s.Coords {
 			t += s.Weights[i] * v[j]
+		}
+		return t
+	case ScoreQuadratic:
+		k, t := len(s.Coords), 0.0
+		for a, i := range s.Coords {
+			row := 0.0
+			for b, j := range s.Coords {
+				row += s.quad[a*k+b] * v[j]
+			}
+			t += (row + s.Weights[a]) * v[i]
 		}
 		return t
 	}
@@ -109,7 +139,11 @@ func (s *Score) String() string {
 		return b.String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "sum of the log density ratios of %d of %d coordinates:", len(s.Coords), s.Dim)
+	if s.Kind == ScoreQuadratic {
+		fmt.Fprintf(&b, "quadratic discriminant over %d of %d coordinates, the most telling:", len(s.Coords), s.Dim)
+	} else {
+		fmt.Fprintf(&b, "sum of the log density ratios of %d of %d coordinates:", len(s.Coords), s.Dim)
+	}
 	for i := range min(4, len(s.Coords)) {
 		fmt.Fprintf(&b, " v[%d]", s.Coords[i])
 	}
@@ -140,9 +174,11 @@ type coordinate struct {
 // (Welch's z) and in distribution (the G statistic on ScoreCells cells),
 // each at SelectionLevel/d; the candidates are the most telling coordinate
 // alone, the linear discriminant over every coordinate and over the
-// telling ones, and the naive-Bayes sum over the telling ones; the one
-// whose held-out scores separate most (largest G statistic on
-// SeparationCells cells) is returned. The rows must be sorted
+// telling ones, the naive-Bayes sum over the telling ones and the
+// quadratic discriminant over the MaxQuadratic most telling, in this
+// order; the one whose held-out scores separate most (largest G statistic
+// on SeparationCells cells; a later one must beat an earlier one by
+// SeparationMargin and SeparationSlack) is returned. The rows must be sorted
 // ([Vectors.SortRows]) for the result not to depend on the workers.
 func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 	coords := screenCoordinates(fitX, fitY)
@@ -152,7 +188,7 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 			telling = append(telling, c)
 		}
 	}
-	slices.SortStableFunc(telling, func(a, b coordinate) int { return -cmpFloat(a.key, b.key) })
+	telling = byKey(telling)
 	var cands []*Score
 	if len(telling) > 0 {
 		cands = append(cands, &Score{Kind: ScoreCoordinate, Dim: fitX.Dim, Coords: []int{telling[0].j}})
@@ -168,6 +204,9 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 	if len(telling) > 1 {
 		cands = append(cands, naiveBayesScore(fitX.Dim, telling[:min(len(telling), MaxNaiveBayes)]))
 	}
+	if s := quadraticScore(fitX, fitY, byKey(coords)); s != nil {
+		cands = append(cands, s)
+	}
 	if len(cands) == 0 {
 		// Every coordinate constant, or no linear score: the first
 		// coordinate, which then shows no difference.
@@ -176,11 +215,18 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 	best := cands[0]
 	for i, s := range cands {
 		s.Separation = separation(s, holdX, holdY)
-		if i == 0 || s.Separation > best.Separation {
+		if i == 0 || s.Separation > (1+SeparationMargin)*best.Separation+SeparationSlack {
 			best = s
 		}
 	}
 	return best
+}
+
+// byKey returns the coordinates, the most telling first.
+func byKey(cs []coordinate) []coordinate {
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b coordinate) int { return -cmpFloat(a.key, b.key) })
+	return out
 }
 
 func cmpFloat(a, b float64) int {

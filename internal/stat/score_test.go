@@ -148,3 +148,28 @@ func laplace(r *rand.Rand) float64 {
 	}
 	return e
 }
+
+// Noise whose correlation depends on the dataset: under X both
+// coordinates are one N(0, 1) draw, v = (z, z + 0.3w), under Y two
+// independent ones, with the same means and the same marginal spread up to
+// 5%. No mean differs and the marginals barely do, so only the quadratic
+// discriminant, the log-likelihood ratio of two Gaussians, separates the
+// sides.
+func TestLearnScoreQuadraticForACorrelationLeak(t *testing.T) {
+	s := learnFrom(t, 7, 2, 10000, func(r *rand.Rand, side int, v []float64) {
+		z := r.NormFloat64()
+		v[0] = z
+		if side == 0 {
+			v[1] = z + 0.3*r.NormFloat64()
+		} else {
+			v[1] = math.Sqrt(1.09) * r.NormFloat64()
+		}
+	})
+	require.Equal(t, ScoreQuadratic, s.Kind, s.String())
+	require.Greater(t, s.Separation, 1000.0, s.String())
+	require.Contains(t, s.String(), "quadratic discriminant over 2 of 2 coordinates")
+	// The exact log-likelihood ratio −½vᵀ(Σ_X⁻¹ − Σ_Y⁻¹)v, Σ_X = [[1, 1],
+	// [1, 1.09]], Σ_Y = diag(1, 1.09), is 0.4587 at (1, 1) and −21.76 at
+	// (1, −1): the score differs by 22.22 between them, within 10%.
+	require.InEpsilon(t, 22.22, s.Of([]float64{1, 1})-s.Of([]float64{1, -1}), 0.1)
+}

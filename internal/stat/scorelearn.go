@@ -176,37 +176,107 @@ func pooledVar(c coordinate, nx, ny int) float64 {
 // pooledCovariance is the pooled covariance of the coordinates given, each
 // side centred at its own mean, row-major, with the ridge of linearScore.
 func pooledCovariance(fx, fy *Vectors, use []coordinate) []float64 {
+	cov := scatter(fx, use, func(c coordinate) float64 { return c.meanX })
+	sy := scatter(fy, use, func(c coordinate) float64 { return c.meanY })
+	for i := range cov {
+		cov[i] += sy[i]
+	}
+	return covarianceOf(cov, len(use), fx.Rows()+fy.Rows()-2)
+}
+
+// scatter is Σᵢ (vᵢ − m)(vᵢ − m)ᵀ over the rows of v, on the coordinates
+// given, its lower triangle filled, row-major.
+func scatter(v *Vectors, use []coordinate, mean func(coordinate) float64) []float64 {
 	k := len(use)
-	cov := make([]float64, k*k)
+	s := make([]float64, k*k)
 	centred := make([]float64, k)
-	add := func(v *Vectors, mean func(coordinate) float64) {
-		for r := range v.Rows() {
-			row := v.Row(r)
-			for i, c := range use {
-				centred[i] = row[c.j] - mean(c)
-			}
-			for a := range k {
-				for b := 0; b <= a; b++ {
-					cov[a*k+b] += centred[a] * centred[b]
-				}
+	for r := range v.Rows() {
+		row := v.Row(r)
+		for i, c := range use {
+			centred[i] = row[c.j] - mean(c)
+		}
+		for a := range k {
+			for b := 0; b <= a; b++ {
+				s[a*k+b] += centred[a] * centred[b]
 			}
 		}
 	}
-	add(fx, func(c coordinate) float64 { return c.meanX })
-	add(fy, func(c coordinate) float64 { return c.meanY })
-	n := float64(fx.Rows() + fy.Rows() - 2)
+	return s
+}
+
+// covarianceOf divides a scatter matrix by n, mirrors it and adds a ridge
+// of 10⁻⁹ of its mean diagonal, which keeps it positive definite when
+// coordinates are collinear (the bins of a histogram of a fixed number of
+// records sum to a constant).
+func covarianceOf(s []float64, k, n int) []float64 {
 	trace := 0.0
 	for a := range k {
 		for b := 0; b <= a; b++ {
-			cov[a*k+b] /= n
-			cov[b*k+a] = cov[a*k+b]
+			s[a*k+b] /= float64(n)
+			s[b*k+a] = s[a*k+b]
 		}
-		trace += cov[a*k+a]
+		trace += s[a*k+a]
 	}
 	for a := range k {
-		cov[a*k+a] += 1e-9 * trace / float64(k)
+		s[a*k+a] += 1e-9 * trace / float64(k)
 	}
-	return cov
+	return s
+}
+
+// inverse returns the inverse of the symmetric positive-definite k×k
+// matrix a, or nil.
+func inverse(a []float64, k int) []float64 {
+	inv := make([]float64, k*k)
+	e := make([]float64, k)
+	for j := range k {
+		clear(e)
+		e[j] = 1
+		col, ok := numeric.SolveSymmetric(a, k, e)
+		if !ok {
+			return nil
+		}
+		for i := range k {
+			inv[i*k+j] = col[i]
+		}
+	}
+	return inv
+}
+
+// quadraticScore is the quadratic discriminant over up to MaxQuadratic
+// coordinates that vary, the most telling first: the log-likelihood
+// ratio of Gaussian noise whose covariance depends on the dataset,
+//
+//	ln p/q (v) = −½ vᵀ(Σ̂_X⁻¹ − Σ̂_Y⁻¹)v + (Σ̂_X⁻¹μ̂_X − Σ̂_Y⁻¹μ̂_Y)ᵀv + const,
+//
+// each side's covariance estimated on its own. It sees a leak in the
+// spread or the correlations of the noise that leaves every mean and
+// every marginal alone. Nil if no coordinate varies on both sides or a
+// covariance is singular.
+func quadraticScore(fx, fy *Vectors, coords []coordinate) *Score {
+	var use []coordinate
+	for _, c := range coords {
+		if c.varX > 0 && c.varY > 0 && len(use) < MaxQuadratic {
+			use = append(use, c)
+		}
+	}
+	k := len(use)
+	if k == 0 {
+		return nil
+	}
+	ix := inverse(covarianceOf(scatter(fx, use, func(c coordinate) float64 { return c.meanX }), k, fx.Rows()-1), k)
+	iy := inverse(covarianceOf(scatter(fy, use, func(c coordinate) float64 { return c.meanY }), k, fy.Rows()-1), k)
+	if ix == nil || iy == nil {
+		return nil
+	}
+	s := &Score{Kind: ScoreQuadratic, Dim: fx.Dim, quad: make([]float64, k*k), Weights: make([]float64, k)}
+	for a, c := range use {
+		s.Coords = append(s.Coords, c.j)
+		for b, e := range use {
+			s.quad[a*k+b] = -0.5 * (ix[a*k+b] - iy[a*k+b])
+			s.Weights[a] += ix[a*k+b]*e.meanX - iy[a*k+b]*e.meanY
+		}
+	}
+	return s
 }
 
 // naiveBayesScore sums the log-ratios ln((cxᵢ + ½)/(nx + C/2)) −
