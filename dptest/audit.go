@@ -107,7 +107,7 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 		return p, o, err
 	}
 	if k := m.source.Kind(); o.settings.RegionSet && k != "real" {
-		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's are %s", k)
+		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's outputs are %s", map[string]string{"discrete": "discrete", "vector": "vectors"}[k])
 	}
 	return p, o, nil
 }

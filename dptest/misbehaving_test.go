@@ -137,7 +137,7 @@ func TestPanickingUserCodeIsAnError(t *testing.T) {
 func TestMoreThatDoesNotApply(t *testing.T) {
 	d := dptest.Discrete(mechanisms.ReportNoisyMax{Eps: 1}.Sample)
 	_, err := dptest.AuditDP(d, 1, dptest.Region(0, 1), dptest.Pairs(fixtures.Patterns(3)...))
-	require.EqualError(t, err, "dptest: Region applies to real outputs (a mechanism built with Continuous); this one's are discrete")
+	require.EqualError(t, err, "dptest: Region applies to real outputs (a mechanism built with Continuous); this one's outputs are discrete")
 	_, err = dptest.AuditDataCentricDP(d.WithPairs(fixtures.Patterns(3)...), []float64{0, 0, 0}, [][]float64{{1, 0, 0}})
 	require.ErrorContains(t, err, "the mechanism's WithPairs and WithNeighbors do not apply")
 	inf := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {

@@ -35,7 +35,9 @@ type Report struct {
 	// least the least value any event of this many draws could show above
 	// the claim (an event the other dataset never produces included). An
 	// audit whose resolution exceeds 1.5 times the claim is inconclusive,
-	// not passed.
+	// not passed. For a [Vector] mechanism it is the resolution of the
+	// measure of the learned score's values, which is at most the
+	// vectors' own: a leak the score does not carry is not seen.
 	Resolution float64
 	// Unbounded is set when both confirmations of the witness counted its
 	// event under one dataset only, as an infinite divergence (RDP) or loss
@@ -270,10 +272,14 @@ func (r Report) successLine() string {
 		return fmt.Sprintf("[dptest] %s holds on the samples: lower bound %s (estimate %s) at %s confidence",
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
-	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; a true value of %s or more would have been caught (90%%); %d pairs searched (%s), %s samples per side, %s",
+	caught := "a true value of %s or more would have been caught (90%%)"
+	if r.Score != "" {
+		caught = "a value of %s or more on the scores would have been caught (90%%)"
+	}
+	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s samples per side, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {
-		s += "; vectors scored by the " + r.Score
+		s += "; the vectors were scored by the " + r.Score
 	}
 	if r.Short {
 		s += " (-short: reduced sample sizes)"

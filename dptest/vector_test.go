@@ -66,7 +66,8 @@ func TestVectorHistograms(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.Score, "coordinate v[")
-	require.Contains(t, rep.String(), "; vectors scored by the coordinate v[")
+	require.Contains(t, rep.String(), "on the scores would have been caught (90%)")
+	require.Contains(t, rep.String(), "; the vectors were scored by the coordinate v[")
 
 	rep, err = dptest.AuditDP(m, h.Epsilon()/1.5, opts(dptest.Seed(7))...)
 	require.NoError(t, err)
@@ -88,7 +89,7 @@ func TestVectorErrors(t *testing.T) {
 	g := mechanisms.GaussianVector{D: 2, K: 1, Sigma: 1}
 	_, err = dptest.AuditDP(dptest.Vector(g.Sample), 1, dptest.Region(0, 1))
 	require.ErrorContains(t, err, "Region applies to real outputs")
-	require.ErrorContains(t, err, "this one's are vector")
+	require.ErrorContains(t, err, "this one's outputs are vectors")
 
 	ragged := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
 		if r.IntN(5000) == 0 {

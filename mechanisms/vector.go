@@ -91,8 +91,8 @@ func mustBins(mech string, bins int) {
 //
 //	M(x) = s·u + Y,   u = (1, …, 1, 0, …, 0)/√K (K ones),   Y ∼ N(0, σ² I_D).
 //
-// The query's ℓ2 sensitivity is 1 whatever K: a change of one record moves
-// the mean by at most 1, spread over K of the D coordinates (K = 1: one
+// The query's ℓ2 sensitivity is 1 whatever K: a change of one record (in
+// [0, 1]) moves the sum s by at most 1, spread over K of the D coordinates (K = 1: one
 // coordinate; K = D: all of them). Exact curves, as for the scalar
 // [Gaussian]: RDP λ/(2σ²), μ = 1/σ Gaussian DP. D and K must satisfy
 // 1 ≤ K ≤ D; Sigma must be positive.

@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -20,11 +21,16 @@ const (
 )
 
 // LearnBudget bounds the coordinates a vector source holds per learning
-// sample: rows × d ≤ LearnBudget (16 MiB of float64).
+// sample: rows × d ≤ LearnBudget (16 MiB of float64; four such samples,
+// fit and held out for each side, are held at once).
 const LearnBudget = 1 << 21
 
 // MinLearn is the fewest rows of a learning sample.
 const MinLearn = 1000
+
+// MaxDim is the longest vector output a score is learned for: MinLearn
+// rows of it fit in LearnBudget.
+const MaxDim = LearnBudget / MinLearn
 
 // LearnSize is the rows per side of each of the two learning samples (fit
 // and held out) of a vector source whose outputs have d coordinates, for a
@@ -43,9 +49,12 @@ func Vector[D any](f func(r *rand.Rand, x D) []float64) Source[D] {
 type vectorSource[D any] struct {
 	f    func(*rand.Rand, D) []float64
 	stop <-chan struct{}
-	// dim is the length of the first output seen (0 before): every other
-	// output must have it. An audit's first draws are its replay check's,
-	// on one worker, so which output is first does not depend on them.
+	// dim is the length of the first output seen (0 before) by any audit
+	// of the mechanism: every other output must have it. Which output is
+	// first depends on the order of the audits (and, within the first, on
+	// nothing: its first draws are its replay check's, on one worker), so
+	// a mechanism whose length varies fails at a draw that may change with
+	// that order, but fails.
 	dim *atomic.Int64
 }
 
@@ -99,6 +108,9 @@ func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) (*stat.Score, err
 		}
 	}
 	d := int(s.dim.Load())
+	if d > MaxDim {
+		return nil, fmt.Errorf("dptest: Vector outputs of %d coordinates are more than a score can be learned from (at most %d); reduce them first by a post-processing (a projection, a norm, the coordinates that matter), which keeps a bound a bound", d, MaxDim)
+	}
 	m := LearnSize(pilot, d)
 	var sets [4]*stat.Vectors
 	for i, id := range []uint64{streamFitX, streamFitY, streamHoldX, streamHoldY} {
@@ -107,7 +119,7 @@ func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) (*stat.Score, err
 			data, side = y, "Y"
 		}
 		v, err := Draw(Stream{Seed: seed, ID: id, Stop: s.stop}, m,
-			func(r *rand.Rand) []float64 { return s.f(r, data) }, s.check, func() *stat.Vectors { return stat.NewVectors(d, m) })
+			func(r *rand.Rand) []float64 { return s.f(r, data) }, s.check, func() *stat.Vectors { return stat.NewVectors(d, 0) })
 		if err != nil {
 			return nil, &DrawError{side, err}
 		}

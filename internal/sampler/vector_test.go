@@ -137,6 +137,13 @@ func TestCounterCountsVectorLearning(t *testing.T) {
 func TestLearnSize(t *testing.T) {
 	require.Equal(t, 12500, LearnSize(12500, 100))
 	require.Equal(t, LearnBudget/1000, LearnSize(12500, 1000))
-	require.Equal(t, MinLearn, LearnSize(12500, 1<<20))
+	require.Equal(t, MinLearn, LearnSize(12500, MaxDim))
 	require.Equal(t, MinLearn, LearnSize(10, 3))
+}
+
+// Outputs longer than MaxDim are refused with what to do, before any
+// learning sample is drawn.
+func TestVectorTooLong(t *testing.T) {
+	_, err := Vector(func(r *rand.Rand, x float64) []float64 { return make([]float64, MaxDim+1) }).Sample(1, 1, 0, 1000, 1000)
+	require.ErrorContains(t, err, "more than a score can be learned from (at most 2097)")
 }

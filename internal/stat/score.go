@@ -155,16 +155,15 @@ func (s *Score) String() string {
 
 // coordinate is what the learning sample says of one coordinate.
 type coordinate struct {
-	j        int
-	meanX    float64
-	meanY    float64
-	varX     float64
-	varY     float64
-	cells    *Partition // ScoreCells cells of the pooled values
-	cx, cy   []int64    // the values of each side per cell
-	key      float64    // how telling: the larger of its two tests over their thresholds
-	telling  bool       // a test passed its threshold
-	constant bool       // one value on both sides, the same
+	j       int
+	meanX   float64
+	meanY   float64
+	varX    float64
+	varY    float64
+	cells   *Partition // ScoreCells cells of the pooled values
+	cx, cy  []int64    // the values of each side per cell
+	key     float64    // how telling: the larger of its two tests over their thresholds
+	telling bool       // a test passed its threshold
 }
 
 // LearnScore learns the score of vector outputs from a fitting sample of

@@ -173,3 +173,18 @@ func TestLearnScoreQuadraticForACorrelationLeak(t *testing.T) {
 	// (1, −1): the score differs by 22.22 between them, within 10%.
 	require.InEpsilon(t, 22.22, s.Of([]float64{1, 1})-s.Of([]float64{1, -1}), 0.1)
 }
+
+// The linear score is scale-free: a coordinate in units 10⁶ times larger
+// that carries nothing does not drown the contrast v₁ − v₂ of two
+// coordinates sharing a noise z, whose difference of 0.05 is 5 standard
+// deviations of the contrast's own noise (0.01·√2).
+func TestLearnScoreLinearIsScaleFree(t *testing.T) {
+	s := learnFrom(t, 8, 3, 10000, func(r *rand.Rand, side int, v []float64) {
+		z := r.NormFloat64()
+		v[0] = 1e6 * r.NormFloat64()
+		v[1] = 0.05*float64(1-side) + z + 0.01*r.NormFloat64()
+		v[2] = z + 0.01*r.NormFloat64()
+	})
+	require.Contains(t, []string{ScoreLinear, ScoreQuadratic}, s.Kind, s.String())
+	require.Greater(t, s.Separation, 2000.0, s.String())
+}

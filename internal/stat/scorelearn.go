@@ -74,7 +74,6 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 		c.meanY, c.varY = meanVar(ys)
 		c.cells = PartitionOfCount(append(append([]float64(nil), xs...), ys...), ScoreCells)
 		c.cx, c.cy = countCells(c.cells, xs), countCells(c.cells, ys)
-		c.constant = c.varX == 0 && c.varY == 0 && c.meanX == c.meanY
 		se2 := c.varX/float64(len(xs)) + c.varY/float64(len(ys))
 		z2 := 0.0
 		switch diff := c.meanX - c.meanY; {
@@ -112,7 +111,7 @@ func meanVar(v []float64) (mean, variance float64) {
 
 // linearScore is the linear discriminant over the coordinates given that
 // vary (pooled variance > 0): w = Σ̂⁻¹(μ̂_X − μ̂_Y), Σ̂ the pooled
-// covariance with a ridge of 10⁻⁹ of its mean diagonal (full for up to
+// covariance with a ridge of 10⁻⁹ of each variance (full for up to
 // MaxFullCovariance coordinates, else diagonal). Nil if no coordinate
 // varies or every weight is 0.
 func linearScore(fx, fy *Vectors, coords []coordinate) *Score {
@@ -133,7 +132,18 @@ func linearScore(fx, fy *Vectors, coords []coordinate) *Score {
 	}
 	var w []float64
 	if k <= MaxFullCovariance {
-		w, _ = numeric.SolveSymmetric(pooledCovariance(fx, fy, use), k, diff)
+		// Solved on standardised coordinates (the correlation matrix), so
+		// that a coordinate in large units does not swamp the others.
+		rhs := make([]float64, k)
+		for i := range rhs {
+			rhs[i] = diff[i] / scales[i]
+		}
+		if ws, ok := numeric.SolveSymmetric(standardised(pooledCovariance(fx, fy, use), scales), k, rhs); ok {
+			w = ws
+			for i := range w {
+				w[i] /= scales[i]
+			}
+		}
 	}
 	if w == nil {
 		w = make([]float64, k)
@@ -174,7 +184,7 @@ func pooledVar(c coordinate, nx, ny int) float64 {
 }
 
 // pooledCovariance is the pooled covariance of the coordinates given, each
-// side centred at its own mean, row-major, with the ridge of linearScore.
+// side centred at its own mean, row-major.
 func pooledCovariance(fx, fy *Vectors, use []coordinate) []float64 {
 	cov := scatter(fx, use, func(c coordinate) float64 { return c.meanX })
 	sy := scatter(fy, use, func(c coordinate) float64 { return c.meanY })
@@ -204,23 +214,33 @@ func scatter(v *Vectors, use []coordinate, mean func(coordinate) float64) []floa
 	return s
 }
 
-// covarianceOf divides a scatter matrix by n, mirrors it and adds a ridge
-// of 10⁻⁹ of its mean diagonal, which keeps it positive definite when
-// coordinates are collinear (the bins of a histogram of a fixed number of
-// records sum to a constant).
+// covarianceOf divides a scatter matrix by n and mirrors it.
 func covarianceOf(s []float64, k, n int) []float64 {
-	trace := 0.0
 	for a := range k {
 		for b := 0; b <= a; b++ {
 			s[a*k+b] /= float64(n)
 			s[b*k+a] = s[a*k+b]
 		}
-		trace += s[a*k+a]
-	}
-	for a := range k {
-		s[a*k+a] += 1e-9 * trace / float64(k)
 	}
 	return s
+}
+
+// standardised turns a covariance into the covariance of the coordinates
+// divided by scales (the correlation matrix when they are the standard
+// deviations) plus a ridge of 10⁻⁹, which keeps it positive definite when
+// coordinates are collinear (the bins of a histogram of a fixed number of
+// records sum to a constant). Every unit of every coordinate is alike to
+// it.
+func standardised(cov, scales []float64) []float64 {
+	k := len(scales)
+	out := make([]float64, k*k)
+	for a := range k {
+		for b := range k {
+			out[a*k+b] = cov[a*k+b] / (scales[a] * scales[b])
+		}
+		out[a*k+a] += 1e-9
+	}
+	return out
 }
 
 // inverse returns the inverse of the symmetric positive-definite k×k
@@ -263,8 +283,21 @@ func quadraticScore(fx, fy *Vectors, coords []coordinate) *Score {
 	if k == 0 {
 		return nil
 	}
-	ix := inverse(covarianceOf(scatter(fx, use, func(c coordinate) float64 { return c.meanX }), k, fx.Rows()-1), k)
-	iy := inverse(covarianceOf(scatter(fy, use, func(c coordinate) float64 { return c.meanY }), k, fy.Rows()-1), k)
+	scales := make([]float64, k)
+	for i, c := range use {
+		scales[i] = math.Sqrt(pooledVar(c, fx.Rows(), fy.Rows()))
+	}
+	// Each side's inverse covariance, inverted on standardised
+	// coordinates: Σ⁻¹ = S⁻¹(S⁻¹ΣS⁻¹)⁻¹S⁻¹.
+	inv := func(v *Vectors, mean func(coordinate) float64) []float64 {
+		m := inverse(standardised(covarianceOf(scatter(v, use, mean), k, v.Rows()-1), scales), k)
+		for a := range m {
+			m[a] /= scales[a/k] * scales[a%k]
+		}
+		return m
+	}
+	ix := inv(fx, func(c coordinate) float64 { return c.meanX })
+	iy := inv(fy, func(c coordinate) float64 { return c.meanY })
 	if ix == nil || iy == nil {
 		return nil
 	}
