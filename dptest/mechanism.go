@@ -69,7 +69,11 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 // Laplace histogram), or the quadratic discriminant of up to 16
 // coordinates (that of Gaussian noise whose spread or correlations depend
 // on the data), whichever separates held-out draws most. The audit
-// then treats the scores as real outputs. The score is fixed before the
+// then treats the scores as real outputs, and screens beside the chosen
+// score up to three others (the next candidates, and the two coordinates
+// whose extreme values come most unevenly from the two datasets, where a
+// rare output of one dataset shows), keeping for each claim the one that
+// bounds highest. The score is fixed before the
 // outputs it maps are drawn, so any divergence of the scores is a lower
 // bound on the outputs' (data processing); a score that misses part of
 // the leak makes the bound looser, never invalid. [Report.Score] names the

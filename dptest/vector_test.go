@@ -27,12 +27,12 @@ func TestVectorGaussianClaims(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.85*g.RDP(2), "%s", rep)
-	require.Contains(t, rep.Score, "linear discriminant over 3 of 3 coordinates")
+	require.Contains(t, rep.Score, "discriminant over 3 of 3 coordinates", "a score reading every coordinate")
 
 	rep, err = dptest.AuditRDP(m, 2, g.RDP(2)/1.5, opts(dptest.Seed(2))...)
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
-	require.Contains(t, rep.String(), "    score:        linear discriminant")
+	require.Contains(t, rep.String(), "    score:        ")
 
 	rep, err = dptest.AuditGDP(m, g.Mu(), opts(dptest.Seed(3))...)
 	require.NoError(t, err)
@@ -59,15 +59,16 @@ func histogramPairs() *rapid.Generator[fixtures.Pair[[]int]] {
 // the claim holds, the claim at ε/1.5 fails, and the score is the bin
 // that changed. The broken histogram that releases empty bins as exactly
 // 0 fails any claim, on an output the other dataset never produces.
+// (Which score carries the pass, the changed bin alone or a discriminant
+// leaning on it, is the criteria's choice among the screened scores.)
 func TestVectorHistograms(t *testing.T) {
 	h := mechanisms.LaplaceHistogram{Bins: 5, B: 1}
 	m := dptest.Vector(h.Sample).WithNeighbors(histogramPairs())
 	rep, err := dptest.AuditDP(m, h.Epsilon(), opts(dptest.Seed(6))...)
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
-	require.Contains(t, rep.Score, "coordinate v[")
 	require.Contains(t, rep.String(), "on the scores would have been caught (90%)")
-	require.Contains(t, rep.String(), "; the vectors were scored by the coordinate v[")
+	require.Contains(t, rep.String(), "; the vectors were scored by the ")
 
 	rep, err = dptest.AuditDP(m, h.Epsilon()/1.5, opts(dptest.Seed(7))...)
 	require.NoError(t, err)
@@ -141,4 +142,24 @@ func TestVectorCorrelationLeak(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.Score, "quadratic discriminant over 2 of 2 coordinates")
+}
+
+// A leak held by a rare value of one coordinate: under Y coordinate 1 is
+// exactly 10 once in a thousand draws, which X never produces (ε = ∞),
+// while coordinate 0 carries a weak shift that dominates the bulk. The
+// score that separates the bulk best is coordinate 0; the alternatives
+// screened beside it include coordinate 1 for the imbalance of its
+// extremes, and the claim fails on it.
+func TestVectorRareValueLeak(t *testing.T) {
+	m := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
+		v := []float64{0.2*x[0] + r.NormFloat64(), r.NormFloat64()}
+		if x[0] == 0 && r.IntN(1000) == 0 {
+			v[1] = 10
+		}
+		return v
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditDP(m, 1, opts(dptest.Seed(13))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.String(), "score:        coordinate v[1] of 2")
 }

@@ -39,9 +39,10 @@ const MaxDim = LearnBudget / MinLearn
 func LearnSize(pilot, d int) int { return max(MinLearn, min(pilot, LearnBudget/max(d, 1))) }
 
 // Vector is the source of a mechanism with vector outputs of one length,
-// all coordinates finite. Each sample learns a score ([stat.LearnScore])
+// all coordinates finite. Each sample learns scores ([stat.LearnScores])
 // from learning draws of its own before it draws the pilot and the outputs,
-// which it counts by their score like real outputs.
+// which it counts by each score like real outputs: the table of the chosen
+// score, with the others' as its Alternatives.
 func Vector[D any](f func(r *rand.Rand, x D) []float64) Source[D] {
 	return vectorSource[D]{f: f, dim: new(atomic.Int64)}
 }
@@ -76,30 +77,35 @@ func (s vectorSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 }
 
 func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
-	score, err := s.learn(seed, x, y, pilot)
+	scores, err := s.learn(seed, x, y, pilot)
 	if err != nil {
 		return nil, err
 	}
-	newValues := func() *stat.ScoredValues {
-		return &stat.ScoredValues{Score: score, Values: stat.Values{V: make([]float64, 0, pilot)}}
-	}
+	newValues := func() *stat.ScoredValues { return stat.NewScoredValues(scores) }
 	px, py, err := drawPair(Stream{Seed: seed, Stop: s.stop}, streamPilotX, streamPilotY, x, y, pilot, s.f, s.check, newValues)
 	if err != nil {
 		return nil, err
 	}
-	part := stat.PartitionOf(append(px.V, py.V...))
-	part.Score = score
-	newCells := func() *stat.ScoredCells { return stat.NewScoredCells(part) }
+	parts := make([]*stat.Partition, len(scores))
+	for i, sc := range scores {
+		parts[i] = stat.PartitionOf(append(px.V[i], py.V[i]...))
+		parts[i].Score = sc
+	}
+	newCells := func() *stat.ScoredCells { return stat.NewScoredCells(parts) }
 	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, newCells)
 	if err != nil {
 		return nil, err
 	}
-	return stat.TabulateCells(cx.PartitionCounts, cy.PartitionCounts), nil
+	t := stat.TabulateCells(cx.In[0], cy.In[0])
+	for i := 1; i < len(parts); i++ {
+		t.Alternatives = append(t.Alternatives, stat.TabulateCells(cx.In[i], cy.In[i]))
+	}
+	return t, nil
 }
 
 // learn draws the fitting and held-out samples of both sides and learns
-// the score from them.
-func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) (*stat.Score, error) {
+// the scores from them, the chosen one first.
+func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) ([]*stat.Score, error) {
 	// The length, for the sizes: the first output's, or one drawn now.
 	if s.dim.Load() == 0 {
 		if _, err := Draw(Stream{Seed: seed, ID: streamFitX, Workers: 1, Stop: s.stop}, 1,
@@ -126,7 +132,7 @@ func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) (*stat.Score, err
 		v.SortRows()
 		sets[i] = v
 	}
-	return stat.LearnScore(sets[0], sets[1], sets[2], sets[3]), nil
+	return stat.LearnScores(sets[0], sets[1], sets[2], sets[3]), nil
 }
 
 // discard is a statistic that keeps nothing.

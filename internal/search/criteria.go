@@ -102,7 +102,8 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 // heldOutTables draws a screening in two halves: the first is
 // tabulated (orders: its table, and for numbers seen fewer than
 // stat.DenseCount times a value also the table of the values,
-// stat.Table.Values), the second counted in the first's
+// stat.Table.Values, for vectors the tables of the other scores,
+// stat.Table.Alternatives), the second counted in the first's
 // cells (stat.CellGrouping; helds), so that what the first half chose is
 // judged on draws that did not choose it.
 func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {
@@ -122,6 +123,7 @@ func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D]
 	if order.Values != nil {
 		orders = append(orders, order.Values)
 	}
+	orders = append(orders, order.Alternatives...)
 	gs := make([]stat.Grouping, len(orders))
 	for k, t := range orders {
 		gs[k] = stat.CellGrouping(t)
@@ -305,6 +307,9 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 		}
 		if t.Values != nil {
 			samples = append(samples, t.Values)
+		}
+		for _, a := range t.Alternatives {
+			samples = append(samples, a)
 		}
 		sparse = sparseCount(t)
 	}

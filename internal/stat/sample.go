@@ -41,6 +41,10 @@ type Table struct {
 	// seen in it, one whose ratio changes smoothly with the value (a wide
 	// discrete Laplace) in the ranges.
 	Values *Table
+	// Alternatives, for vector outputs, are the same draws counted by the
+	// other scores learned with the table's (its Partition.Score): the
+	// criteria screen each and keep what bounds highest.
+	Alternatives []*Table
 }
 
 // Cell is one value of a discrete output and its counts on both sides.

@@ -60,6 +60,14 @@ const (
 	// does not win.
 	SeparationMargin = 0.02
 	SeparationSlack  = 16
+	// MaxScores is the most scores a screening of vector outputs counts:
+	// the chosen one and alternatives the criteria may prefer.
+	MaxScores = 4
+	// TailCoordinates is the number of coordinates screened on their own
+	// for the imbalance of their extreme values; TailDepth is how many
+	// values at each end the imbalance counts.
+	TailCoordinates = 2
+	TailDepth       = 16
 )
 
 // Score maps a vector output to a number: a deterministic function fixed on
@@ -164,23 +172,60 @@ type coordinate struct {
 	cx, cy  []int64    // the values of each side per cell
 	key     float64    // how telling: the larger of its two tests over their thresholds
 	telling bool       // a test passed its threshold
+	tail    float64    // how unevenly the sides share its extreme values (tailImbalance)
 }
 
-// LearnScore learns the score of vector outputs from a fitting sample of
-// each dataset (fitX on X, fitY on Y) and chooses among the candidates on a
-// held-out sample of each (holdX, holdY), all drawn before the outputs the
-// score will map. Every coordinate is tested for a difference in mean
-// (Welch's z) and in distribution (the G statistic on ScoreCells cells),
-// each at SelectionLevel/d; the candidates are the most telling coordinate
-// alone, the linear discriminant over every coordinate and over the
-// telling ones, the naive-Bayes sum over the telling ones and the
-// quadratic discriminant over the MaxQuadratic most telling, in this
-// order; the one whose held-out scores separate most (largest G statistic
-// on SeparationCells cells; a later one must beat an earlier one by
-// SeparationMargin and SeparationSlack) is returned. The rows must be sorted
-// ([Vectors.SortRows]) for the result not to depend on the workers.
+// LearnScore returns the score [LearnScores] chooses first.
 func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
+	return LearnScores(fitX, fitY, holdX, holdY)[0]
+}
+
+// LearnScores learns the scores of vector outputs from a fitting sample
+// of each dataset (fitX on X, fitY on Y) and orders them on a held-out
+// sample of each (holdX, holdY), all drawn before the outputs the scores
+// will map. Every coordinate is tested for a difference in mean (Welch's
+// z) and in distribution (the G statistic on ScoreCells cells), each at
+// SelectionLevel/d. The candidates are the most telling coordinate alone,
+// the linear discriminant over every coordinate and over the telling ones,
+// the naive-Bayes sum over the telling ones and the quadratic
+// discriminant over the MaxQuadratic most telling, in this order; the
+// first score returned is the one whose held-out scores separate most
+// (largest G statistic on SeparationCells cells; a later candidate must
+// beat an earlier one by SeparationMargin and SeparationSlack). The
+// others follow, at most MaxScores in all: the other candidates by
+// separation, then the TailCoordinates coordinates whose extreme values
+// (the TailDepth largest and smallest pooled) come most unevenly from the
+// two sides, so that a leak held by rare values of one coordinate, which
+// barely moves the bulk, is still screened. The rows must be sorted
+// ([Vectors.SortRows]) for the result not to depend on the workers.
+func LearnScores(fitX, fitY, holdX, holdY *Vectors) []*Score {
 	coords := screenCoordinates(fitX, fitY)
+	cands := candidates(fitX, fitY, coords)
+	best := 0
+	for i, s := range cands {
+		s.Separation = separation(s, holdX, holdY)
+		if s.Separation > (1+SeparationMargin)*cands[best].Separation+SeparationSlack {
+			best = i
+		}
+	}
+	out := []*Score{cands[best]}
+	rest := slices.Delete(slices.Clone(cands), best, best+1)
+	slices.SortStableFunc(rest, func(a, b *Score) int { return -cmpFloat(a.Separation, b.Separation) })
+	out = append(out, rest...)
+	byTail := slices.Clone(coords)
+	slices.SortStableFunc(byTail, func(a, b coordinate) int { return -cmpFloat(a.tail, b.tail) })
+	for _, c := range byTail[:min(TailCoordinates, len(byTail))] {
+		if !slices.ContainsFunc(out, func(s *Score) bool { return s.Kind == ScoreCoordinate && s.Coords[0] == c.j }) {
+			s := &Score{Kind: ScoreCoordinate, Dim: fitX.Dim, Coords: []int{c.j}}
+			s.Separation = separation(s, holdX, holdY)
+			out = append(out, s)
+		}
+	}
+	return out[:min(len(out), MaxScores)]
+}
+
+// candidates are the scores LearnScores chooses among, in its order.
+func candidates(fitX, fitY *Vectors, coords []coordinate) []*Score {
 	var telling []coordinate
 	for _, c := range coords {
 		if c.telling {
@@ -211,14 +256,7 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 		// coordinate, which then shows no difference.
 		cands = append(cands, &Score{Kind: ScoreCoordinate, Dim: fitX.Dim, Coords: []int{0}})
 	}
-	best := cands[0]
-	for i, s := range cands {
-		s.Separation = separation(s, holdX, holdY)
-		if i == 0 || s.Separation > (1+SeparationMargin)*best.Separation+SeparationSlack {
-			best = s
-		}
-	}
-	return best
+	return cands
 }
 
 // byKey returns the coordinates, the most telling first.

@@ -152,27 +152,57 @@ func (c *VectorGroupCounts) In() [][]int64 {
 	return in
 }
 
-// ScoredValues collects the scores of vector outputs (a pilot sample).
+// ScoredValues collects the scores of vector outputs under several scores
+// at once (a pilot sample): V[i] holds the values of Scores[i].
 type ScoredValues struct {
-	Score *Score
-	Values
+	Scores []*Score
+	V      [][]float64
 }
 
-// Add scores one output.
-func (s *ScoredValues) Add(v []float64) { s.V = append(s.V, s.Score.Of(v)) }
+// NewScoredValues returns an empty collection for the scores.
+func NewScoredValues(scores []*Score) *ScoredValues {
+	return &ScoredValues{Scores: scores, V: make([][]float64, len(scores))}
+}
+
+// Add scores one output by every score.
+func (s *ScoredValues) Add(v []float64) {
+	for i, sc := range s.Scores {
+		s.V[i] = append(s.V[i], sc.Of(v))
+	}
+}
 
 // Merge appends the scores of o.
-func (s *ScoredValues) Merge(o *ScoredValues) { s.V = append(s.V, o.V...) }
+func (s *ScoredValues) Merge(o *ScoredValues) {
+	for i := range s.V {
+		s.V[i] = append(s.V[i], o.V[i]...)
+	}
+}
 
-// ScoredCells counts the scores of vector outputs in the cells of a
-// partition of the score's values.
-type ScoredCells struct{ *PartitionCounts }
+// ScoredCells counts vector outputs in the cells of several partitions of
+// scores' values at once (each partition's Score).
+type ScoredCells struct{ In []*PartitionCounts }
 
-// NewScoredCells returns an empty statistic on p, which must be scored.
-func NewScoredCells(p *Partition) *ScoredCells { return &ScoredCells{NewPartitionCounts(p)} }
+// NewScoredCells returns an empty statistic on the partitions, which must
+// be scored.
+func NewScoredCells(parts []*Partition) *ScoredCells {
+	c := &ScoredCells{In: make([]*PartitionCounts, len(parts))}
+	for i, p := range parts {
+		c.In[i] = NewPartitionCounts(p)
+	}
+	return c
+}
 
-// Add scores one output and counts it in its cell.
-func (s *ScoredCells) Add(v []float64) { s.PartitionCounts.Add(s.Part.Score.Of(v)) }
+// Add scores one output by each partition's score and counts it in its
+// cell.
+func (s *ScoredCells) Add(v []float64) {
+	for _, c := range s.In {
+		c.Add(c.Part.Score.Of(v))
+	}
+}
 
 // Merge adds the counts of o.
-func (s *ScoredCells) Merge(o *ScoredCells) { s.PartitionCounts.Merge(o.PartitionCounts) }
+func (s *ScoredCells) Merge(o *ScoredCells) {
+	for i, c := range s.In {
+		c.Merge(o.In[i])
+	}
+}
