@@ -19,7 +19,7 @@
 // inconclusive, passes, the median LowerBound/truth, Estimate/truth and
 // LowerBound/claimed (for bugs whose truth is unknown or infinite),
 // the score kinds chosen on the witness (C coordinate, L linear, N naive
-// Bayes), seconds per audit. Every audit has its own seed.
+// Bayes, Q quadratic), seconds per audit. Every audit has its own seed.
 //
 //	go run ./internal/experiments/vectors -reps 200 -preps 100
 //	go run ./internal/experiments/vectors -only 'd=10\b' -reps 20 -preps 20
@@ -142,7 +142,24 @@ func bugs() []claim {
 			return dptest.AuditRDP(m, 2, step.RDP(2), withSeed(s, o)...)
 		}, step.RDP(2), truth, bug})
 	}
+	// The auditor's canary: one example whose gradient the canary's
+	// opposes and outweighs (Y = {−½·1}, X = Y ∪ {1}), screened first.
+	step := mechanisms.DPSGDStep{Q: 0.5, Sigma: 1, C: 1, ClipAfterSum: true}
+	canary := fixtures.Pair[[][]float64]{X: [][]float64{line(-0.5), line(1)}, Y: [][]float64{line(-0.5)}}
+	m := dptest.Vector(step.Sample).WithPairs(canary).WithNeighbors(dpsgdPairs())
+	cs = append(cs, claim{"DP-SGD step clipped after the sum, with a canary pair", func(s uint64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditRDP(m, 2, step.RDP(2), withSeed(s, o)...)
+	}, step.RDP(2), math.NaN(), true})
 	return cs
+}
+
+// line returns the example t·(1, …, 1).
+func line(t float64) []float64 {
+	a := make([]float64, mechanisms.DPSGDParams)
+	for j := range a {
+		a[j] = t
+	}
+	return a
 }
 
 func main() {
@@ -216,13 +233,15 @@ func scoreKind(s string) string {
 		return "L"
 	case strings.HasPrefix(s, "sum"):
 		return "N"
+	case strings.HasPrefix(s, "quadratic"):
+		return "Q"
 	}
 	return "?"
 }
 
 func kindsText(k map[string]int) string {
 	var parts []string
-	for _, c := range []string{"C", "L", "N", "?"} {
+	for _, c := range []string{"C", "L", "N", "Q", "?"} {
 		if k[c] > 0 {
 			parts = append(parts, fmt.Sprintf("%s%d", c, k[c]))
 		}
