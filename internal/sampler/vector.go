@@ -69,7 +69,7 @@ func (s vectorSource[D]) check(v []float64) error {
 		return errors.New("an empty output: a Vector mechanism's outputs need at least one coordinate")
 	}
 	s.dim.CompareAndSwap(0, int64(len(v)))
-	return stat.CheckVector(int(s.dim.Load()))(v)
+	return stat.CheckVector(v, int(s.dim.Load()))
 }
 
 func (s vectorSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {

@@ -66,20 +66,18 @@ func (v *Vectors) Column(j int) []float64 {
 	return c
 }
 
-// CheckVector returns the check of vector outputs whose length must be
-// dim: every coordinate finite.
-func CheckVector(dim int) func([]float64) error {
-	return func(v []float64) error {
-		if len(v) != dim {
-			return fmt.Errorf("output of length %d: a Vector mechanism's outputs must all have the length of its first, %d", len(v), dim)
-		}
-		for j, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("output coordinate %d is %v: vector outputs must be finite", j, x)
-			}
-		}
-		return nil
+// CheckVector accepts a vector output of length dim with every
+// coordinate finite.
+func CheckVector(v []float64, dim int) error {
+	if len(v) != dim {
+		return fmt.Errorf("output of length %d: a Vector mechanism's outputs must all have the length of its first, %d", len(v), dim)
 	}
+	for j, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("output coordinate %d is %v: vector outputs must be finite", j, x)
+		}
+	}
+	return nil
 }
 
 // VectorGroupCounts is the statistic of groupings of vector outputs, each
