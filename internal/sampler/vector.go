@@ -118,21 +118,20 @@ func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) ([]*stat.Score, e
 		return nil, fmt.Errorf("dptest: Vector outputs of %d coordinates are more than a score can be learned from (at most %d); reduce them first by a post-processing (a projection, a norm, the coordinates that matter), which keeps a bound a bound", d, MaxDim)
 	}
 	m := LearnSize(pilot, d)
-	var sets [4]*stat.Vectors
-	for i, id := range []uint64{streamFitX, streamFitY, streamHoldX, streamHoldY} {
-		data, side := x, "X"
-		if i%2 == 1 {
-			data, side = y, "Y"
-		}
-		v, err := Draw(Stream{Seed: seed, ID: id, Stop: s.stop}, m,
-			func(r *rand.Rand) []float64 { return s.f(r, data) }, s.check, func() *stat.Vectors { return stat.NewVectors(d, 0) })
-		if err != nil {
-			return nil, &DrawError{side, err}
-		}
-		v.SortRows()
-		sets[i] = v
+	newRows := func() *stat.Vectors { return stat.NewVectors(d, 0) }
+	st := Stream{Seed: seed, Stop: s.stop}
+	fx, fy, err := drawPair(st, streamFitX, streamFitY, x, y, m, s.f, s.check, newRows)
+	if err != nil {
+		return nil, err
 	}
-	return stat.LearnScores(sets[0], sets[1], sets[2], sets[3]), nil
+	hx, hy, err := drawPair(st, streamHoldX, streamHoldY, x, y, m, s.f, s.check, newRows)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range []*stat.Vectors{fx, fy, hx, hy} {
+		v.SortRows()
+	}
+	return stat.LearnScores(fx, fy, hx, hy), nil
 }
 
 // discard is a statistic that keeps nothing.

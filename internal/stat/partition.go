@@ -36,8 +36,14 @@ const PilotPerCell = 16
 // PartitionOf sorts the pooled pilot values in place and cuts the line into
 // cells of PilotPerCell of them each.
 func PartitionOf(pooled []float64) *Partition {
-	numeric.SortFloats(pooled)
-	return NewPartition(pooled, len(pooled)/PilotPerCell)
+	return partitionOfCount(pooled, len(pooled)/PilotPerCell)
+}
+
+// partitionOfCount sorts values in place and cuts the line into about
+// cells cells of equal mass of them (see [NewPartition]).
+func partitionOfCount(values []float64, cells int) *Partition {
+	numeric.SortFloats(values)
+	return NewPartition(values, cells)
 }
 
 // NewPartition cuts the real line into about cells cells of equal mass of

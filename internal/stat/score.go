@@ -286,7 +286,7 @@ func separation(s *Score, hx, hy *Vectors) float64 {
 	for i := range sy {
 		sy[i] = s.Of(hy.Row(i))
 	}
-	part := PartitionOfCount(append(append([]float64(nil), sx...), sy...), SeparationCells)
+	part := partitionOfCount(append(append([]float64(nil), sx...), sy...), SeparationCells)
 	cx, cy := countCells(part, sx), countCells(part, sy)
 	g, _ := gStatistic(cx, cy)
 	return g

@@ -7,13 +7,6 @@ import (
 	"github.com/dptest/dptest/internal/numeric"
 )
 
-// PartitionOfCount sorts values in place and cuts the line into about
-// cells cells of equal mass of them (see [NewPartition]).
-func PartitionOfCount(values []float64, cells int) *Partition {
-	numeric.SortFloats(values)
-	return NewPartition(values, cells)
-}
-
 // countCells counts values per cell of p.
 func countCells(p *Partition, values []float64) []int64 {
 	c := make([]int64, p.Cells())
@@ -72,7 +65,9 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 		c := coordinate{j: j}
 		c.meanX, c.varX = meanVar(xs)
 		c.meanY, c.varY = meanVar(ys)
-		c.cells = PartitionOfCount(append(append([]float64(nil), xs...), ys...), ScoreCells)
+		pooled := append(append([]float64(nil), xs...), ys...)
+		c.cells = partitionOfCount(pooled, ScoreCells) // sorts pooled
+		c.tail = tailImbalance(pooled, xs, ys)
 		c.cx, c.cy = countCells(c.cells, xs), countCells(c.cells, ys)
 		se2 := c.varX/float64(len(xs)) + c.varY/float64(len(ys))
 		z2 := 0.0
@@ -82,7 +77,6 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 		case diff != 0:
 			z2 = math.Inf(1)
 		}
-		c.tail = tailImbalance(xs, ys)
 		g, df := gStatistic(c.cx, c.cy)
 		c.key = z2 / (zCrit * zCrit)
 		if df > 0 {
@@ -100,10 +94,8 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 // the share of X's draws under no difference). Ties at the cut-off count
 // wholly, as the cells do. Values repeated at the extremes on one side
 // only (an output one dataset produces rarely) show here though they
-// barely move the bulk.
-func tailImbalance(xs, ys []float64) float64 {
-	pooled := append(append([]float64(nil), xs...), ys...)
-	numeric.SortFloats(pooled)
+// barely move the bulk. pooled is xs and ys together, sorted.
+func tailImbalance(pooled, xs, ys []float64) float64 {
 	n := len(pooled)
 	if n < 4*TailDepth {
 		return 0
