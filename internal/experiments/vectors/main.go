@@ -34,6 +34,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -168,7 +169,21 @@ func main() {
 	only := flag.String("only", "", "regular expression: audit only the cases whose name matches")
 	samples := flag.Int("samples", 0, "samples per side of each audit (0: the default)")
 	canary := flag.Bool("canary", false, "instead, show what the default search finds for the Gaussian vector at d = 100 (k = 100)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var opts []dptest.Option
 	if *samples > 0 {
 		opts = append(opts, dptest.Samples(*samples))
