@@ -65,10 +65,13 @@ func TestApproxDPOfPartitionSelection(t *testing.T) {
 	require.False(t, rep.Violated, "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.045)
 
+	// 1.67 times the claim: the early look of the sequential confirmation
+	// (a tenth of the draws) shows it, with a looser bound.
 	rep, err = dptest.AuditApproxDP(m, 1, 0.03, opts(dptest.Seed(5))...)
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
-	require.Greater(t, rep.LowerBound, 0.045)
+	require.True(t, rep.EarlyLook, "%s", rep)
+	require.Greater(t, rep.LowerBound, 0.04)
 	if w, _ := dptest.WitnessOf[[]float64](rep); units(w.Y) == 0 || units(w.X) == 0 {
 		require.True(t, rep.Unbounded, "%s", rep)
 		require.Contains(t, rep.String(), "unbounded:")

@@ -53,6 +53,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 		return rep, err
 	}
 	rep.Confidence, rep.Seed, rep.Short, rep.Settings, rep.unresolved = p.Confidence, p.Seed, p.Short, settingsOf(p), false
+	rep.Settings.Parallelism = o.parallelism
 	rep.Samples, rep.ScreeningSamples = p.Confirmation.Samples, p.Screening.Samples
 	cs, err := candidatesOf(m, o, p)
 	if err != nil {
@@ -60,7 +61,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	}
 	ctx, cancel := auditContext(o.ctx, e.deadline)
 	defer cancel()
-	src := sampler.Counting(m.source, ctx.Done())
+	src := sampler.Counting(m.source, ctx.Done(), o.parallelism)
 	logf := e.logf
 	if !p.Verbose {
 		logf = nil
@@ -127,6 +128,7 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 		} else {
 			rep.CrossChecks = append(rep.CrossChecks, one)
 			rep.Violated = one.Violated
+			rep.EarlyLook = rep.EarlyLook && one.EarlyLook // a pass decided early only if every run did
 			rep.Elapsed += one.Elapsed
 			rep.Calls += one.Calls
 		}
@@ -300,6 +302,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: in, Simplify: cs.simplifierFor(in),
 	}
+	if p.Claim.Kind != plan.KindDataCentric {
+		cfg.Early = p.EarlyConfirmation
+	}
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
 		cfg.Progress = pr.report
@@ -424,7 +429,7 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 	}
 	best := out.Best
 	rep.Estimate, rep.LowerBound, rep.Violated = best.Estimate(), best.Bound(), out.Violated
-	rep.Resolution = out.Resolution
+	rep.Resolution, rep.Samples, rep.EarlyLook = out.Resolution, out.Samples, out.Early
 	rep.Unbounded = best.Confirmations[0].Unbounded && best.Confirmations[1].Unbounded
 	rep.Witness = best.Pair
 	rep.Direction = out.Direction(best)

@@ -80,6 +80,7 @@ type options struct {
 	kind              string
 	ctx               context.Context
 	allowInconclusive bool
+	parallelism       int // goroutines per sampling, 0 for GOMAXPROCS
 	settings          plan.Settings
 	pairs             []any // each a []fixtures.Pair[D]
 	neighbors         any   // a *rapid.Generator[fixtures.Pair[D]]
@@ -129,6 +130,22 @@ func Confidence(conf float64) Option {
 // the default one). It must be ≥ 0.
 func Candidates(n int) Option {
 	return option{"Candidates", searchKinds, func(o *options) { o.settings.Candidates, o.settings.CandSet = n, true }}
+}
+
+// Parallelism sets how many goroutines call the mechanism in each sampling
+// (by default GOMAXPROCS; two samplings run at once). A mechanism that
+// waits rather than computes (a remote call, a sleep, I/O) is audited
+// faster on more goroutines than cores; one that computes is not. The
+// draws, and so the verdict, do not depend on it: each block of draws has
+// its own stream. It must be ≥ 1.
+func Parallelism(n int) Option {
+	return option{"Parallelism", auditKinds, func(o *options) {
+		if n < 1 {
+			o.fail("Parallelism must be ≥ 1, got %d", n)
+			return
+		}
+		o.parallelism = n
+	}}
 }
 
 // Verbose logs every screened pair and every confirmation, as -dptest.v does.

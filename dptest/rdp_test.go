@@ -2,6 +2,7 @@ package dptest_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -105,16 +106,19 @@ func TestFailureText(t *testing.T) {
 	g := mechanisms.Gaussian{Sigma: 1}
 	r := failing(t, dptest.Continuous(g.Sample), 2, 0.5, opts(dptest.Seed(8412973401))...)
 	lines := strings.Split(r.text(), "\n")
-	require.Len(t, lines, 5, r.text())
+	require.Len(t, lines, 6, r.text())
 	require.Equal(t, "[dptest] (λ=2, ε=0.5)-RDP violated at 99.99% confidence", lines[0])
-	require.Regexp(t, `^    lower bound:  \d\.\d+   \(estimate \d\.\d+, 200,000 samples per side\)$`, lines[1])
-	require.Regexp(t, `^    witness:      X=\[.*\]  Y=\[.*\]  D\(M\((X|Y)\)‖M\((Y|X)\)\)$`, lines[2])
-	require.Regexp(t, `^    searched:     \d+ pairs, the 2 most divergent \(pair, direction\) confirmed twice on fresh samples$`, lines[3])
-	require.Equal(t, `    To reproduce: go test -run="^TestFailureText$" -dptest.seed=8412973401`, lines[4])
+	// Twice the claim: the early look of the sequential confirmation, a
+	// tenth of the 200,000 draws rounded up to whole blocks, shows it.
+	require.Regexp(t, `^    lower bound:  \d\.\d+   \(estimate \d\.\d+, 24,576 samples per side\)$`, lines[1])
+	require.Regexp(t, `^    early look:   confirmed on a tenth of the planned draws \([\d,]+ mechanism calls in all\)$`, lines[2])
+	require.Regexp(t, `^    witness:      X=\[.*\]  Y=\[.*\]  D\(M\((X|Y)\)‖M\((Y|X)\)\)$`, lines[3])
+	require.Regexp(t, `^    searched:     \d+ pairs, the 2 most divergent \(pair, direction\) confirmed twice on fresh samples$`, lines[4])
+	require.Equal(t, `    To reproduce: go test -run="^TestFailureText$" -dptest.seed=8412973401`, lines[5])
 	// The shown witness was simplified to an extreme pair: one record 1 on
 	// one side, all others 0.
-	require.Regexp(t, `X=\[[01 ]+\]  Y=\[[01 ]+\]`, lines[2])
-	require.Equal(t, 1, strings.Count(lines[2], "1 ")+strings.Count(lines[2], "1]"), lines[2])
+	require.Regexp(t, `X=\[[01 ]+\]  Y=\[[01 ]+\]`, lines[3])
+	require.Equal(t, 1, strings.Count(lines[3], "1 ")+strings.Count(lines[3], "1]"), lines[3])
 
 	rep, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, 0.5, opts(dptest.Seed(8412973401))...)
 	require.NoError(t, err)
@@ -123,11 +127,12 @@ func TestFailureText(t *testing.T) {
 	require.InDelta(t, g.RDP(2), rep.Estimate, 0.1)
 	require.Less(t, rep.LowerBound, g.RDP(2))
 	require.Equal(t, uint64(8412973401), rep.Seed)
-	require.Equal(t, 200_000, rep.Samples)
+	require.True(t, rep.EarlyLook)
+	require.Equal(t, 3*8192, rep.Samples)
 	require.Equal(t, 20_000, rep.ScreeningSamples)
 	require.Equal(t, 0.9999, rep.Confidence)
 	require.Equal(t, 2, rep.Confirmed)
-	require.InDelta(t, 1e-4, float64(rep.Confirmed)*rep.PerConfirmation*rep.PerConfirmation, 1e-12)
+	require.InDelta(t, 0.1*1e-4, float64(rep.Confirmed)*rep.PerConfirmation*rep.PerConfirmation, 1e-12, "the early look spends a tenth of α")
 	require.IsType(t, fixtures.Pair[[]float64]{}, rep.Witness)
 	require.Equal(t, "dptest.Seed(8412973401)", rep.Reproduce())
 }
@@ -137,7 +142,7 @@ func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, dptest.Continuous(g.Sample), 2, g.RDP(2), fast...) })
 	require.False(t, r.failed, r.text())
 	require.Len(t, r.logs, 1)
-	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; a true value of 0\.0\d+ or more would have been caught \(90%\); \d+ pairs searched \(substitution pairs in \[0, 1\]\^10\), 200,000 samples per side, \d+ms$`, r.logs[0])
+	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; a true value of 0\.0\d+ or more would have been caught \(90%\); \d+ pairs searched \(substitution pairs in \[0, 1\]\^10\), 200,000 samples per side, [\d,]+ mechanism calls, \d+ms$`, r.logs[0])
 	rep := dptest.Report{TestName: "TestX/sub case", Seed: 7}
 	require.Equal(t, `go test -run="^TestX$/^sub case$" -dptest.seed=7`, rep.Reproduce())
 }
@@ -159,8 +164,15 @@ func TestReproducibleAcrossGOMAXPROCS(t *testing.T) {
 	three := audit()
 	require.Equal(t, one, two)
 	require.Equal(t, one, three)
+	// Nor on the goroutines per sampling (Parallelism), but for the
+	// setting it reports.
+	rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(99), dptest.Parallelism(7))...)
+	require.NoError(t, err)
+	require.Equal(t, 7, rep.Settings.Parallelism)
+	rep.Elapsed, rep.Settings.Parallelism = 0, 0
+	require.Equal(t, three, rep)
 	// Another seed draws other samples.
-	rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(100))...)
+	rep, err = dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(100))...)
 	require.NoError(t, err)
 	require.NotEqual(t, one.LowerBound, rep.LowerBound)
 }
@@ -188,6 +200,7 @@ func TestBadInputIsAnError(t *testing.T) {
 		{"confidence 1", g, 2, 1, []dptest.Option{dptest.Confidence(1)}, "dptest: Confidence must lie in (0, 1), got 1"},
 		{"confidence 0", g, 2, 1, []dptest.Option{dptest.Confidence(0)}, "dptest: Confidence must lie in (0, 1), got 0"},
 		{"candidates", g, 2, 1, []dptest.Option{dptest.Candidates(-1)}, "dptest: Candidates must be ≥ 0, got -1"},
+		{"parallelism", g, 2, 1, []dptest.Option{dptest.Parallelism(0)}, "dptest: Parallelism must be ≥ 1, got 0"},
 		{"nil generator", g, 2, 1, []dptest.Option{dptest.Neighbors[[]float64](nil)}, "dptest: Neighbors needs a non-nil generator"},
 		{"nil option", g, 2, 1, []dptest.Option{nil}, "dptest: nil Option"},
 		{"zero mechanism", dptest.Mechanism[[]float64]{}, 2, 1, nil, "dptest: zero Mechanism; build one with Continuous, Discrete or Vector"},
@@ -441,4 +454,29 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 			t.Fatalf("an input-ignoring mechanism was found to violate ε = 0: %v", rep)
 		}
 	})
+}
+
+// The sequential confirmation: a claim twice the truth passes at the early
+// look, on a tenth of the confirmation draws (rounded up to whole blocks),
+// and a claim at the truth continues those draws to the planned size, so
+// it costs exactly the planned confirmation's calls: the two audits
+// differ by the draws beyond the early look, 2 rounds × 2 sides per pair
+// confirmed.
+func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 1}
+	m := dptest.Continuous(g.Sample)
+	atTruth, err := dptest.AuditRDP(m, 2, g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
+	require.NoError(t, err)
+	require.False(t, atTruth.Violated || atTruth.EarlyLook, "%s", atTruth)
+	require.Equal(t, 200_000, atTruth.Samples)
+	margin, err := dptest.AuditRDP(m, 2, 2*g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
+	require.NoError(t, err)
+	require.True(t, margin.EarlyLook && !margin.Violated, "%s", margin)
+	require.Equal(t, 3*8192, margin.Samples)
+	require.Contains(t, margin.String(), "decided at the early look, every upper bound under 80% of the claim")
+	pairs := map[string]bool{}
+	for _, c := range atTruth.Confirmations {
+		pairs[fmt.Sprint(c.Witness)] = true
+	}
+	require.Equal(t, int64(2*2*len(pairs)*(200_000-3*8192)), atTruth.Calls-margin.Calls)
 }

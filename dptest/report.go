@@ -48,7 +48,7 @@ type Report struct {
 	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
 	// typed.
 	Witness       any
-	Samples       int // confirming sample size per side
+	Samples       int // confirming sample size per side (of the deciding confirmation)
 	PairsSearched int
 	// Searched names the neighbour relation and the domain of the
 	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.
@@ -58,6 +58,12 @@ type Report struct {
 	// Calls is the number of mechanism calls the audit made, pilots
 	// included.
 	Calls int64
+	// EarlyLook is set when the audit decided at the early look of its
+	// sequential confirmation, on a tenth of the planned confirmation
+	// draws (Samples is then the early look's), after the full screening:
+	// the claim was violated there already, or held with margin, every
+	// screened and confirmed upper bound under 80% of it.
+	EarlyLook bool
 
 	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
 	// or "D(M(Y)‖M(X))" for RDP, "ln f_X − ln f_Y" or "ln f_Y − ln f_X"
@@ -139,6 +145,7 @@ type Settings struct {
 	Seed             uint64
 	SeedFrom         string // "option", "-dptest.seed", "DPTEST_SEED", "random" or "derived"
 	Short            bool   // go test -short cut the defaults
+	Parallelism      int    // goroutines per sampling (Parallelism option); 0 for GOMAXPROCS
 	// Runs lists how the false-failure budget 1 − Confidence was split:
 	// one run of the engine per criterion.
 	Runs []Run
@@ -240,6 +247,9 @@ func (r Report) String() string {
 		e = c
 	}
 	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Samples))
+	if e.EarlyLook {
+		fmt.Fprintf(&b, "    early look:   confirmed on a tenth of the planned draws (%s mechanism calls in all)\n", thousands(int(r.Calls)))
+	}
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
 	if e.Score != "" {
 		fmt.Fprintf(&b, "    score:        %s\n", e.Score)
@@ -276,8 +286,11 @@ func (r Report) successLine() string {
 	if r.Score != "" {
 		caught = "a value of %s or more on the scores would have been caught (90%%)"
 	}
-	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s samples per side, %s",
-		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, thousands(r.Samples), r.Elapsed.Round(time.Millisecond))
+	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s samples per side, %s mechanism calls, %s",
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, thousands(r.Samples), thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
+	if r.EarlyLook {
+		s += fmt.Sprintf("; decided at the early look, every upper bound under %s of the claim", percent(plan.HoldShare))
+	}
 	if r.Score != "" {
 		s += "; the vectors were scored by the " + r.Score
 	}

@@ -127,6 +127,29 @@ func (c Claim) Check() error {
 	return nil
 }
 
+// Sequential confirmation. After its screening, each run of an audit
+// first confirms its leading candidates on a tenth of the planned
+// confirmation draws (EarlyLookFraction, the screening's own size), and
+// stops there when the claim is confidently violated, or confidently held
+// with margin: every screened and confirmed upper bound under HoldShare of
+// the claim (see search.Config.Early). Otherwise the planned confirmation
+// continues those very draws to its size. The early look spends
+// EarlyLookShare of the run's false-failure budget α and the planned one
+// the rest, so a claim that holds is failed with probability at most α
+// over both looks (a union bound, which needs no independence between
+// them). The screening, where violations are found, is the same either
+// way, and a claim at its truth costs no more calls.
+const (
+	EarlyLookFraction = ScreenFraction
+	EarlyLookShare    = 0.1
+	HoldShare         = 0.8
+)
+
+// EarlyConfirmation returns the early look's stage of a run whose planned
+// confirmation draws n per side (the engine rounds it up to whole blocks of
+// draws and drops it when that reaches n).
+func EarlyConfirmation(n int) Stage { return Stage{Samples: n / EarlyLookFraction} }
+
 // Stage is the size of one sampling stage, per side and pair.
 type Stage struct {
 	Samples int // outputs drawn on each dataset

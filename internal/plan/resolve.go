@@ -41,9 +41,12 @@ type Plan struct {
 	Confidence   float64
 	Screening    Stage
 	Confirmation Stage
-	Candidates   int // pairs drawn from a generator
-	Runs         []Run
-	Verbose      bool
+	// EarlyConfirmation is the stage of the sequential confirmation's
+	// early look; see EarlyConfirmation.
+	EarlyConfirmation Stage
+	Candidates        int // pairs drawn from a generator
+	Runs              []Run
+	Verbose           bool
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
@@ -123,6 +126,7 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	}
 	p.Screening = StageOf(max(2*MinSamples, samples/ScreenFraction))
 	p.Confirmation = StageOf(samples)
+	p.EarlyConfirmation = EarlyConfirmation(samples)
 	var err error
 	if p.Seed, p.SeedFrom, err = seedOf(s, c, testName); err != nil {
 		return Plan{}, err

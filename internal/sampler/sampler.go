@@ -34,6 +34,11 @@ type Stream struct {
 	// Stop, if not nil, ends the draws early when it is closed: Draw then
 	// returns ErrStopped.
 	Stop <-chan struct{}
+	// From is the number of the stream's first draws to skip, a multiple
+	// of BlockSize: Draw then makes draws From to n−1 of the stream, the
+	// very draws a Draw of n from the start makes after its first From,
+	// so that counts of the two parts add up to the whole.
+	From int
 }
 
 // ErrStopped reports draws ended early because the stream's Stop channel
@@ -78,7 +83,7 @@ type Statistic[O, S any] interface {
 	Merge(S)
 }
 
-// Draw makes n draws of the stream, the draw function called with the
+// Draw makes n draws of the stream (or, with From, draws From to n−1), the draw function called with the
 // generator of each block, passes every output through check (the only
 // place outputs are checked), adds it to a statistic, and returns the merge
 // of the statistics: one per worker, each from newStat. A panic in draw is
@@ -91,10 +96,14 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if s.From%BlockSize != 0 || s.From < 0 || s.From > n {
+		panic(fmt.Sprintf("sampler: Stream.From = %d is not a multiple of %d in [0, %d]", s.From, BlockSize, n))
+	}
 	blocks := (n + BlockSize - 1) / BlockSize
-	workers = max(1, min(workers, blocks))
+	workers = max(1, min(workers, blocks-s.From/BlockSize))
 	accs := make([]S, workers)
 	var next atomic.Int64
+	next.Store(int64(s.From / BlockSize))
 	var firstBad atomic.Int64
 	firstBad.Store(math.MaxInt64)
 	var mu sync.Mutex

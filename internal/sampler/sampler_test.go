@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -149,7 +150,7 @@ func misbehaveAt(s Stream, bad int, act func() float64) func(*rand.Rand) float64
 // counter sees every call.
 func TestSources(t *testing.T) {
 	shift := func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }
-	src := Counting(Real(shift), nil)
+	src := Counting(Real(shift), nil, 0)
 	s, err := src.Sample(5, 0, 1, 20000, 2048)
 	require.NoError(t, err)
 	c, ok := s.(*stat.Table)
@@ -168,7 +169,7 @@ func TestSources(t *testing.T) {
 	require.True(t, ok)
 	require.Len(t, tab.Cells, 3, "three atoms, each a cell")
 
-	cx, cy, err := Real(coin).Count(5, 0, 1, 5000, []stat.Grouping{{Groups: 2, OfValue: map[any]int{0.0: 0}, Unlisted: 1}})
+	cx, cy, err := Real(coin).Count(5, 0, 1, 0, 5000, []stat.Grouping{{Groups: 2, OfValue: map[any]int{0.0: 0}, Unlisted: 1}})
 	require.NoError(t, err)
 	require.Equal(t, int64(0), cy[0][0])
 	require.InDelta(t, 2500, float64(cx[0][0]), 200)
@@ -198,7 +199,7 @@ func TestMutatingMechanismsAreCaught(t *testing.T) {
 		slices.Sort(x)
 		return x[0] + r.IntN(2)
 	})
-	_, _, err = sorter.Count(1, []int{3, 1}, []int{1, 1}, 1000, []stat.Grouping{{Groups: 2, OfValue: map[any]int{1: 0}, Unlisted: 1}})
+	_, _, err = sorter.Count(1, []int{3, 1}, []int{1, 1}, 0, 1000, []stat.Grouping{{Groups: 2, OfValue: map[any]int{1: 0}, Unlisted: 1}})
 	require.ErrorIs(t, err, ErrMutatedInput)
 	// A dataset holding NaN equals itself.
 	ok := Real(func(r *rand.Rand, x []float64) float64 { return r.NormFloat64() })
@@ -253,7 +254,7 @@ func TestStop(t *testing.T) {
 			close(stop)
 		}
 		return x + r.NormFloat64()
-	}), stop)
+	}), stop, 0)
 	_, err := slow.Sample(1, 0, 1, 1_000_000, 1024)
 	require.ErrorIs(t, err, ErrStopped)
 	require.Less(t, calls.Load(), int64(3000+4*stopEvery))
@@ -271,4 +272,30 @@ func TestRealTurnedDiscreteStaysFinite(t *testing.T) {
 	})
 	_, err := src.Sample(1, 0, 1, 50_000, 1024)
 	require.ErrorContains(t, err, "output +Inf: real outputs must be finite")
+}
+
+// Counts of the draws from a block boundary on, added to the counts of
+// the draws before it, are the counts of all of them, for any number of
+// workers; and the Counter counts only the draws made.
+func TestCountFromContinuesTheStreams(t *testing.T) {
+	noise := func(r *rand.Rand, x float64) float64 { return math.Floor(r.NormFloat64()*3) + x }
+	g := []stat.Grouping{{Groups: 3, OfValue: map[any]int{0.0: 0, 1.0: 1}, Unlisted: 2}}
+	for _, procs := range []int{1, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		src := Counting(Discrete(noise), nil, 0)
+		const n, from = 5*BlockSize + 77, 2 * BlockSize
+		ax, ay, err := src.Count(7, 0, 1, 0, from, g)
+		require.NoError(t, err)
+		bx, by, err := src.Count(7, 0, 1, from, n, g)
+		require.NoError(t, err)
+		require.Equal(t, int64(2*n), src.Calls(), "each draw made once")
+		wx, wy, err := Discrete(noise).Count(7, 0, 1, 0, n, g)
+		require.NoError(t, err)
+		for k := range wx[0] {
+			require.Equal(t, wx[0][k], ax[0][k]+bx[0][k], "X, group %d, GOMAXPROCS=%d", k, procs)
+			require.Equal(t, wy[0][k], ay[0][k]+by[0][k], "Y, group %d, GOMAXPROCS=%d", k, procs)
+		}
+		runtime.GOMAXPROCS(old)
+	}
+	require.Panics(t, func() { _, _, _ = Discrete(noise).Count(7, 0, 1, 100, 1000, g) }, "From off a block boundary")
 }

@@ -21,8 +21,10 @@ type Source[D any] interface {
 	Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error)
 	// Count draws n outputs on each of x and y and counts them in the
 	// groups of each grouping: cx[k][g] outputs on x fell in group g of
-	// grouping k.
-	Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error)
+	// grouping k. With from > 0 (a multiple of BlockSize) it counts only
+	// draws from to n−1 of the streams, so that adding the counts of a
+	// Count of from draws gives those of n.
+	Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error)
 	// Replays draws the first n outputs on x twice from one stream and
 	// reports whether they agree: whether the mechanism draws only from
 	// the generator it is given, so that a seed replays its outputs.
@@ -32,9 +34,9 @@ type Source[D any] interface {
 	// sampleCalls returns the mechanism calls a Sample of n outputs per side
 	// after a pilot of pilot per side makes.
 	sampleCalls(n, pilot int) int64
-	// withStop returns the source drawing on streams that end early when
-	// stop is closed.
-	withStop(stop <-chan struct{}) Source[D]
+	// withStreams returns the source drawing on streams that end early
+	// when stop is closed, each on workers goroutines (0: GOMAXPROCS).
+	withStreams(stop <-chan struct{}, workers int) Source[D]
 }
 
 // Stream numbers within one seed.
@@ -67,11 +69,15 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Source[D] {
 }
 
 type realSource[D any] struct {
-	f    func(*rand.Rand, D) float64
-	stop <-chan struct{}
+	f       func(*rand.Rand, D) float64
+	stop    <-chan struct{}
+	workers int // goroutines per stream, 0 for GOMAXPROCS
 }
 
-func (s realSource[D]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
+func (s realSource[D]) withStreams(stop <-chan struct{}, workers int) Source[D] {
+	s.stop, s.workers = stop, workers
+	return s
+}
 
 func (realSource[D]) Kind() string { return "real" }
 
@@ -88,7 +94,7 @@ func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	}
 	part := stat.PartitionOf(pooled)
 	newCounts := func() *stat.PartitionCounts { return stat.NewPartitionCounts(part) }
-	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, newCounts)
+	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, stat.CheckFinite, newCounts)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +107,7 @@ func (s realSource[D]) pilot(seed uint64, x, y D, pilot int) ([]float64, error) 
 	one := func(id uint64, d D) (*stat.Values, error) {
 		// The pilot is sorted before use, so the order in which the
 		// workers' values are gathered does not matter.
-		return Draw(Stream{Seed: seed, ID: id, Stop: s.stop}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
+		return Draw(Stream{Seed: seed, ID: id, Stop: s.stop, Workers: s.workers}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
 	}
 	px, err := one(streamPilotX, x)
 	if err != nil {
@@ -136,7 +142,7 @@ func SampleDensity[D any](src Source[D], seed uint64, x, y D, n, pilot int) (sta
 		if err != nil {
 			return nil, err
 		}
-		rx, ry, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, design.New)
+		rx, ry, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, stat.CheckFinite, design.New)
 		if err != nil {
 			return nil, err
 		}
@@ -144,8 +150,8 @@ func SampleDensity[D any](src Source[D], seed uint64, x, y D, n, pilot int) (sta
 	})
 }
 
-func (s realSource[D]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, stat.CheckFinite, gs)
+func (s realSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	return count(Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}, x, y, n, s.f, stat.CheckFinite, gs)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports
@@ -155,12 +161,16 @@ func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
 }
 
 type discreteSource[D any, O comparable] struct {
-	f     func(*rand.Rand, D) O
-	stop  <-chan struct{}
-	check func(O) error
+	f       func(*rand.Rand, D) O
+	stop    <-chan struct{}
+	workers int // goroutines per stream, 0 for GOMAXPROCS
+	check   func(O) error
 }
 
-func (s discreteSource[D, O]) withStop(stop <-chan struct{}) Source[D] { s.stop = stop; return s }
+func (s discreteSource[D, O]) withStreams(stop <-chan struct{}, workers int) Source[D] {
+	s.stop, s.workers = stop, workers
+	return s
+}
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
 
@@ -171,7 +181,7 @@ func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample
 }
 
 func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, error) {
-	tx, ty, err := drawBoth(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, stat.NewFreq[O])
+	tx, ty, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, s.check, stat.NewFreq[O])
 	if err != nil {
 		return nil, err
 	}
@@ -189,8 +199,8 @@ func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, e
 	return t, nil
 }
 
-func (s discreteSource[D, O]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop}, x, y, n, s.f, s.check, gs)
+func (s discreteSource[D, O]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	return count(Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}, x, y, n, s.f, s.check, gs)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports
@@ -282,8 +292,8 @@ type Counter[D any] struct {
 
 // Counting wraps a source with a call counter; its draws end early when
 // stop (which may be nil) is closed, with ErrStopped.
-func Counting[D any](s Source[D], stop <-chan struct{}) *Counter[D] {
-	return &Counter[D]{Source: s.withStop(stop)}
+func Counting[D any](s Source[D], stop <-chan struct{}, workers int) *Counter[D] {
+	return &Counter[D]{Source: s.withStreams(stop, workers)}
 }
 
 // Calls returns the mechanism calls made so far.
@@ -297,10 +307,10 @@ func (c *Counter[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, err
 	return s, err
 }
 
-// Count draws as the wrapped source does: n per side.
-func (c *Counter[D]) Count(seed uint64, x, y D, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
-	cx, cy, err = c.Source.Count(seed, x, y, n, gs)
-	c.calls.Add(2 * int64(n))
+// Count draws as the wrapped source does: n − from per side.
+func (c *Counter[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	cx, cy, err = c.Source.Count(seed, x, y, from, n, gs)
+	c.calls.Add(2 * int64(n-from))
 	return cx, cy, err
 }
 

@@ -47,7 +47,7 @@ func TestVectorCountUsesTheSamplesScore(t *testing.T) {
 	require.NoError(t, err)
 	tab := s.(*stat.Table)
 	g := stat.CellGrouping(tab)
-	cx, cy, err := src.Count(9, 2, 0, 20000, []stat.Grouping{g, g})
+	cx, cy, err := src.Count(9, 2, 0, 0, 20000, []stat.Grouping{g, g})
 	require.NoError(t, err)
 	var nx, ny, upperX, upperY int64
 	half := tab.Partition.Cells() / 2
@@ -66,7 +66,7 @@ func TestVectorCountUsesTheSamplesScore(t *testing.T) {
 	require.Equal(t, cx[0], cx[1])
 	require.Greater(t, upperX, 4*upperY, "the score must put X's shifted outputs above Y's")
 
-	_, _, err = src.Count(9, 2, 0, 100, []stat.Grouping{{Groups: 1, OfValue: map[any]int{}}})
+	_, _, err = src.Count(9, 2, 0, 0, 100, []stat.Grouping{{Groups: 1, OfValue: map[any]int{}}})
 	require.ErrorContains(t, err, "cannot count vector outputs")
 }
 
@@ -125,7 +125,7 @@ func TestVectorReplays(t *testing.T) {
 // The counter counts the learning samples and the pilot of a vector
 // sample: n + pilot + 2·LearnSize per side.
 func TestCounterCountsVectorLearning(t *testing.T) {
-	c := Counting(Vector(gaussVector()), nil)
+	c := Counting(Vector(gaussVector()), nil, 0)
 	_, err := c.Sample(1, 1, 0, 5000, 2000)
 	require.NoError(t, err)
 	require.Equal(t, int64(2*(5000+2000+2*LearnSize(2000, 3))), c.Calls())

@@ -2,10 +2,57 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
+	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/sampler"
+	"github.com/dptest/dptest/internal/stat"
 )
+
+// Counts are one confirmation sampling's counts so far (one pair, one of
+// the two rounds): N draws per side, counted per grouping on X and on Y as
+// sampler.Source.Count returns them. A later confirmation of the same
+// seed, pair and findings at a larger size continues them: the sequential
+// confirmation's planned look reuses its early look's draws.
+type Counts struct {
+	N    int
+	X, Y [][]int64
+}
+
+// countOn counts the pair's draws up to n per side in the groupings gs and
+// returns the totals: all n from stream seed when acc is nil, else only
+// those beyond acc.N, added to acc's counts (which it then holds).
+func countOn[D any](src sampler.Source[D], acc *Counts, seed uint64, p fixtures.Pair[D], n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
+	if acc == nil {
+		return src.Count(seed, p.X, p.Y, 0, n, gs)
+	}
+	if acc.N > n || (acc.X != nil && len(acc.X) != len(gs)) {
+		panic(fmt.Sprintf("search: counts of %d draws in %d groupings cannot continue to %d draws in %d", acc.N, len(acc.X), n, len(gs)))
+	}
+	cx, cy, err = src.Count(seed, p.X, p.Y, acc.N, n, gs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k := range acc.X {
+		for g := range acc.X[k] {
+			cx[k][g] += acc.X[k][g]
+			cy[k][g] += acc.Y[k][g]
+		}
+	}
+	acc.N = n
+	acc.X, acc.Y = cloneCounts(cx), cloneCounts(cy)
+	return cx, cy, nil
+}
+
+func cloneCounts(c [][]int64) [][]int64 {
+	out := make([][]int64, len(c))
+	for k := range c {
+		out[k] = slices.Clone(c[k])
+	}
+	return out
+}
 
 // confirm gives the plan.Confirmed best candidates two independent
 // confirmations each, A and B, on fresh samples of the confirmation stage,
@@ -14,7 +61,12 @@ import (
 // a pair when both are among those confirmed (each direction's bound is
 // valid on its own, and the union bound over candidates needs no
 // independence between them).
-func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D, F]) ([]Candidate[D, F], float64, error) {
+//
+// accs, if not nil, holds one Counts per sampling (2 rounds × the pairs
+// confirmed; allocated by the first confirmation), continued by each: a
+// confirmation after an earlier one of the same seed and candidates draws
+// only beyond it.
+func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D, F], accs *[]*Counts) ([]Candidate[D, F], float64, error) {
 	k := min(plan.Confirmed, len(cands))
 	chosen := cands[:k]
 	perConfirm := cfg.Run.PerConfirmation()
@@ -31,6 +83,11 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 		err    error
 	}
 	results := make([]result, len(jobs))
+	if accs != nil && *accs == nil {
+		for range jobs {
+			*accs = append(*accs, &Counts{})
+		}
+	}
 	concurrently(len(jobs), func(i int) {
 		j, group := jobs[i], groups[jobs[i].group]
 		var want [2]*F // findings of the directions to confirm
@@ -39,7 +96,11 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 		}
 		seed := plan.SubSeed(cfg.Run.Seed, fmt.Sprintf("confirm%d", j.round), group[0])
 		r := &results[i]
-		r.xy, r.yx, r.err = crit.Confirm(seed, chosen[group[0]].Pair, cfg.Confirmation, perConfirm, want[0], want[1])
+		var acc *Counts
+		if accs != nil {
+			acc = (*accs)[i]
+		}
+		r.xy, r.yx, r.err = crit.Confirm(seed, chosen[group[0]].Pair, cfg.Confirmation, perConfirm, want[0], want[1], acc)
 		cfg.progress()
 	})
 	for i, j := range jobs {

@@ -129,7 +129,7 @@ func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D]
 		gs[k] = stat.CellGrouping(t)
 	}
 	rest := st.Samples - half
-	cx, cy, err := src.Count(plan.SubSeed(seed, "held", 0), p.X, p.Y, rest, gs)
+	cx, cy, err := src.Count(plan.SubSeed(seed, "held", 0), p.X, p.Y, 0, rest, gs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,14 +172,14 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(stat.Pooled(order, held), par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
 }
 
-func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding) (xy, yx Score, err error) {
+func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding, acc *Counts) (xy, yx Score, err error) {
 	var gs []stat.Grouping
 	for _, f := range []*RenyiFinding{sxy, syx} {
 		if f != nil {
 			gs = append(gs, f.counted())
 		}
 	}
-	cx, cy, err := c.src.Count(seed, p.X, p.Y, st.Samples, gs)
+	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
 	}
@@ -345,14 +345,14 @@ func higher[F any](a, b Screened[F]) Screened[F] {
 	return a
 }
 
-func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *local.Estimate) (xy, yx Score, err error) {
+func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *local.Estimate, acc *Counts) (xy, yx Score, err error) {
 	var gs []stat.Grouping
 	for _, e := range []*local.Estimate{sxy, syx} {
 		if e != nil {
 			gs = append(gs, e.Event)
 		}
 	}
-	cx, cy, err := c.src.Count(seed, p.X, p.Y, st.Samples, gs)
+	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
 	}

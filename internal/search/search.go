@@ -19,6 +19,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/sampler"
 )
 
 // Criterion is what a run of the engine measures on a pair, in both
@@ -30,7 +31,9 @@ type Criterion[D, F any] interface {
 	Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[F], err error)
 	// Confirm draws a stage of fresh outputs per side and bounds the
 	// directions whose finding is not nil from below at level alpha each.
-	Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, xy, yx *F) (bxy, byx Score, err error)
+	// With acc not nil it continues acc's counts of the same seed, pair
+	// and findings (drawing only beyond acc.N) and bounds on the whole.
+	Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, xy, yx *F, acc *Counts) (bxy, byx Score, err error)
 	// Directions names the measure X→Y and Y→X, for logs and reports.
 	Directions() [2]string
 }
@@ -90,6 +93,13 @@ type Config[D any] struct {
 	Screening    plan.Stage
 	Confirmation plan.Stage
 	Candidates   []Input[D] // screened in order
+	// Early, if it has fewer samples than Confirmation, is the stage of
+	// the sequential confirmation's early look (see plan.EarlyConfirmation):
+	// the candidates are confirmed there first, at plan.EarlyLookShare of
+	// the run's α, and the run ends there when the claim is violated or
+	// held with margin ([held]); otherwise the planned confirmation
+	// continues the same draws, at the rest of α.
+	Early plan.Stage
 	// Simplify, if not nil, proposes simpler versions of a pair (fewer
 	// distinct values, extreme values), or fails; see [screening.simplify].
 	Simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
@@ -130,6 +140,14 @@ type Outcome[D, F any] struct {
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
+	// Samples is the deciding confirmation's draws per side.
+	Samples int
+	// Early is set when the run ended at its early look (Config.Early):
+	// violated there, or Held.
+	Early bool
+	// Held is set when the early look held the claim with margin (see
+	// [held]).
+	Held bool
 	// Unresolved, when the claim is not violated, says why the audit cannot
 	// tell: a confirmation's own reason (Score.Unresolved: values too rare
 	// to screen one by one); more than UnresolvedShare of a confirmed
@@ -163,7 +181,10 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // affect this. Only the bounds' own level α′ rests on a normal
 // approximation, and at α = 10⁻⁴ that is α′ ≈ 0.7% (z ≈ 2.45) rather than a
 // tail of 10⁻⁴ (z ≈ 3.7), where a normal approximation is far less
-// trustworthy.
+// trustworthy. With an early look (Config.Early) the two looks spend
+// α_e = plan.EarlyLookShare·α and α − α_e, each split as above, and a
+// false failure at either has probability at most α_e + (α − α_e) = α
+// (a union bound over the looks, which share draws).
 func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	start := time.Now()
 	s := newScreening(crit, cfg)
@@ -179,31 +200,101 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	if err := s.refine(); err != nil {
 		return Outcome[D, F]{}, err
 	}
-	out := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Directions: crit.Directions()}
+	base := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Directions: crit.Directions()}
+	var accs []*Counts
+	final := cfg
+	if early := earlyStage(cfg); early.Samples > 0 {
+		look := cfg
+		look.Confirmation = early
+		look.Run.Alpha = cfg.Run.Alpha * plan.EarlyLookShare
+		out, err := s.conclude(base, look, &accs, true)
+		if err != nil || out.Violated || out.Held {
+			out.Early, out.Elapsed = true, time.Since(start)
+			return out, err
+		}
+		s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
+		final.Run.Alpha = cfg.Run.Alpha * (1 - plan.EarlyLookShare)
+	}
+	out, err := s.conclude(base, final, &accs, false)
+	out.Elapsed = time.Since(start)
+	return out, err
+}
+
+// earlyStage is cfg's early look, rounded up to whole blocks of draws (so
+// that the planned confirmation continues its streams exactly), or the
+// zero Stage where there is none or it would reach the planned size.
+func earlyStage[D any](cfg Config[D]) plan.Stage {
+	n := cfg.Early.Samples
+	if n <= 0 {
+		return plan.Stage{}
+	}
+	n = (n + sampler.BlockSize - 1) / sampler.BlockSize * sampler.BlockSize
+	if n >= cfg.Confirmation.Samples {
+		return plan.Stage{}
+	}
+	return plan.Stage{Samples: n}
+}
+
+// conclude confirms the leading candidates at cfg's confirmation stage and
+// budget, continuing the counts accs of an earlier look, and decides; on
+// an early look it also says whether the claim is held with margin there.
+func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Counts, early bool) (Outcome[D, F], error) {
 	var err error
-	out.Confirmed, out.PerConfirm, err = confirm(crit, cfg, s.cands)
+	out.Samples = cfg.Confirmation.Samples
+	out.Confirmed, out.PerConfirm, err = confirm(s.crit, cfg, s.cands, accs)
 	if err != nil {
 		return out, err
 	}
-	out.Best, out.Violated = decide(out.Confirmed, cfg.Run.Threshold)
-	out.Resolution = resolution(out.Confirmed, cfg.Run.Threshold, out.PerConfirm)
-	if f, ok := crit.(floored); ok {
-		out.Resolution = max(out.Resolution, f.ResolutionFloor(cfg.Run.Threshold, cfg.Confirmation.Samples, out.PerConfirm))
+	th := cfg.Run.Threshold
+	out.Best, out.Violated = decide(out.Confirmed, th)
+	out.Resolution = resolution(out.Confirmed, th, out.PerConfirm)
+	if f, ok := s.crit.(floored); ok {
+		out.Resolution = max(out.Resolution, f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm))
 	}
 	if !out.Violated {
 		out.Unresolved = unresolved(out.Confirmed)
-		if r, th := out.Resolution, cfg.Run.Threshold; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
+		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved = fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", cfg.Confirmation.Samples, r, th, ResolutionFactor)
 		}
 	}
+	if early && !out.Violated && out.Unresolved == "" && th > 0 && !math.IsInf(th, 1) {
+		out.Held = held(s.cands, out.Confirmed, plan.HoldShare*th)
+	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
-		s.logf("confirmed %s %s: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%) at level %.3g each",
-			c.Source, out.Direction(c), a.LowerBound, b.LowerBound, a.Estimate, b.Estimate,
+		s.logf("confirmed %s %s at %d draws per side: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%) at level %.3g each",
+			c.Source, out.Direction(c), cfg.Confirmation.Samples, a.LowerBound, b.LowerBound, a.Estimate, b.Estimate,
 			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
 	}
-	out.Elapsed = time.Since(start)
 	return out, nil
+}
+
+// HoldZ is the z of the upper confidence bounds Estimate + HoldZ·StdErr on
+// which an early pass rests (one-sided 1%).
+const HoldZ = 2.33
+
+// held reports whether an early confirmation may pass the claim: every
+// screened candidate's and every confirmation's upper bound Estimate +
+// HoldZ·StdErr lies at or below holdBelow (plan.HoldShare of the claim),
+// and no confirmation counted an event one dataset alone produced. The
+// statistics are the ones the planned confirmation would count (one
+// screening serves both), so a candidate whose statistic's true value
+// exceeds the claim passes here with probability under Φ(−HoldZ) ≈ 1%,
+// and far less the further holdBelow lies under the claim: the early pass
+// costs the planned confirmation at most that much power.
+func held[D, F any](screened, confirmed []Candidate[D, F], holdBelow float64) bool {
+	below := func(s Score) bool { return s.Estimate+HoldZ*s.StdErr <= holdBelow && !s.Unbounded }
+	for _, c := range screened {
+		if !below(c.Screening) {
+			return false
+		}
+	}
+	for _, c := range confirmed {
+		if !below(c.Confirmations[0]) || !below(c.Confirmations[1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // UnresolvedShare is the TailShare, in either confirmation of a confirmed

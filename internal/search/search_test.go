@@ -34,7 +34,7 @@ func (f *fake) Screen(_ uint64, p fixtures.Pair[int], _ plan.Stage) (xy, yx Scre
 		Screened[finding]{Score{Estimate: k / 2, StdErr: 0.1, Rank: k / 2}, finding{p.X}}, nil
 }
 
-func (f *fake) Confirm(seed uint64, p fixtures.Pair[int], _ plan.Stage, alpha float64, xy, yx *finding) (a, b Score, err error) {
+func (f *fake) Confirm(seed uint64, p fixtures.Pair[int], _ plan.Stage, alpha float64, xy, yx *finding, _ *Counts) (a, b Score, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.confirmed = append(f.confirmed, p.X)
@@ -137,7 +137,7 @@ func (failing) Directions() [2]string { return [2]string{"a", "b"} }
 func (failing) Screen(uint64, fixtures.Pair[int], plan.Stage) (xy, yx Screened[finding], err error) {
 	return xy, yx, errors.New("boom")
 }
-func (failing) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding) (a, b Score, err error) {
+func (failing) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding, *Counts) (a, b Score, err error) {
 	return a, b, nil
 }
 
@@ -161,7 +161,7 @@ func (w *winnersCurse) Screen(_ uint64, p fixtures.Pair[int], _ plan.Stage) (xy,
 		Screened[finding]{Score: Score{Estimate: 0, StdErr: 0.01}}, nil
 }
 
-func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding) (a, b Score, err error) {
+func (w *winnersCurse) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding, *Counts) (a, b Score, err error) {
 	return Score{Estimate: 4, LowerBound: 3}, Score{Estimate: 4, LowerBound: 3}, nil
 }
 
@@ -264,7 +264,7 @@ func (c *coarse) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx S
 	return s, s, nil
 }
 
-func (*coarse) Confirm(_ uint64, _ fixtures.Pair[int], _ plan.Stage, _ float64, xy, yx *finding) (a, b Score, err error) {
+func (*coarse) Confirm(_ uint64, _ fixtures.Pair[int], _ plan.Stage, _ float64, xy, yx *finding, _ *Counts) (a, b Score, err error) {
 	for i, f := range []*finding{xy, yx} {
 		if f != nil {
 			s := Score{Estimate: float64(f.x), LowerBound: float64(f.x)}
@@ -301,4 +301,75 @@ func TestUnresolvedWhenTheEvidenceRestsOnTheTail(t *testing.T) {
 	}
 	require.Contains(t, unresolved(cand(0.95)), "falls by 95%")
 	require.Empty(t, unresolved(cand(UnresolvedDependence)))
+}
+
+// sequential is a criterion whose every candidate has the value v, seen by
+// the screening with standard error 0.01 and by a confirmation of n draws
+// with standard error 1/√n; it records the draws each confirmation
+// continued from and its level.
+type sequential struct {
+	v      float64
+	mu     sync.Mutex
+	looks  [][2]int // (draws counted before, draws after) per confirmation
+	alphas []float64
+}
+
+func (*sequential) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (s *sequential) Screen(_ uint64, p fixtures.Pair[int], _ plan.Stage) (xy, yx Screened[finding], err error) {
+	sc := Score{Estimate: s.v, StdErr: 0.01, Rank: s.v + float64(p.X)/1000}
+	rev := sc
+	rev.Rank-- // the two leading candidates are two pairs' X→Y
+	return Screened[finding]{sc, finding{p.X}}, Screened[finding]{rev, finding{p.X}}, nil
+}
+
+func (s *sequential) Confirm(_ uint64, _ fixtures.Pair[int], st plan.Stage, alpha float64, _, _ *finding, acc *Counts) (a, b Score, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.looks = append(s.looks, [2]int{acc.N, st.Samples})
+	s.alphas = append(s.alphas, alpha)
+	acc.N = st.Samples
+	se := 1 / math.Sqrt(float64(st.Samples))
+	sc := Score{Estimate: s.v, StdErr: se, LowerBound: s.v - 2.5*se}
+	return sc, sc, nil
+}
+
+// The sequential confirmation stops at its early look when the claim is
+// violated there or held with margin, spending a tenth of α; otherwise the
+// planned confirmation continues the early look's draws at the rest of α.
+func TestSequentialConfirmationStopsEarlyOrContinuesTheDraws(t *testing.T) {
+	const planned, early = 100 * 8192, 10 * 8192
+	run := func(v float64) (*sequential, Outcome[int, finding]) {
+		s := &sequential{v: v}
+		cfg := config(1, inputs(1, 2, 3))
+		cfg.Confirmation = plan.Stage{Samples: planned}
+		cfg.Early = plan.Stage{Samples: early - 5} // rounded up to whole blocks
+		out, err := Run(s, cfg)
+		require.NoError(t, err)
+		return s, out
+	}
+	earlyAlpha, finalAlpha := math.Sqrt(0.1*1e-4/2), math.Sqrt(0.9*1e-4/2)
+
+	s, out := run(1.5) // violated
+	require.True(t, out.Violated && out.Early && !out.Held)
+	require.Equal(t, early, out.Samples)
+	require.Len(t, s.looks, 4, "two rounds of two candidates, once")
+	for i, l := range s.looks {
+		require.Equal(t, [2]int{0, early}, l)
+		require.InDelta(t, earlyAlpha, s.alphas[i], 1e-15)
+	}
+
+	s, out = run(0.5) // held with margin: 0.5 + 2.33/√81920 < 0.8
+	require.True(t, out.Held && out.Early && !out.Violated)
+	require.Len(t, s.looks, 4)
+
+	s, out = run(0.79) // held, but not with margin: the planned look decides
+	require.False(t, out.Violated || out.Early || out.Held)
+	require.Equal(t, planned, out.Samples)
+	require.Len(t, s.looks, 8)
+	for i, l := range s.looks[4:] {
+		require.Equal(t, [2]int{early, planned}, l, "the planned look continues the early one's draws")
+		require.InDelta(t, finalAlpha, s.alphas[4+i], 1e-15)
+	}
+	require.InDelta(t, finalAlpha, out.PerConfirm, 1e-15)
 }

@@ -160,7 +160,7 @@ func mpl(crit search.Criterion[[]float64, local.Estimate], pairs []fixtures.Pair
 	p := pairs[best/2]
 	var want [2]*local.Estimate
 	want[best%2] = &scores[best].Finding
-	bxy, byx, err := crit.Confirm(seed^0xabcdef, p, plan.StageOf(N), alpha, want[0], want[1])
+	bxy, byx, err := crit.Confirm(seed^0xabcdef, p, plan.StageOf(N), alpha, want[0], want[1], nil)
 	if err != nil {
 		return 0, err
 	}
