@@ -179,6 +179,16 @@ func TestGDPOfTheGaussianMechanism(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.String(), "μ=1.333 Gaussian DP violated")
+	// With room to spare the audit decides at its early look, and the
+	// curve and profile are those of the early look's draws, not diluted
+	// by the planned size.
+	rep, err = dptest.AuditGDP(m, 3, opts(dptest.Seed(13))...)
+	require.NoError(t, err)
+	require.True(t, rep.EarlyLook && !rep.Violated, "%s", rep)
+	require.Less(t, rep.Samples, 200_000)
+	for _, p := range rep.Profile {
+		require.InDelta(t, gaussianDelta(0.5, p.Eps), p.Delta, 0.05, "ε=%v", p.Eps)
+	}
 }
 
 // GDP of a discrete mechanism: binary randomized response of ε₀ has the

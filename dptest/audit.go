@@ -128,7 +128,6 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 		} else {
 			rep.CrossChecks = append(rep.CrossChecks, one)
 			rep.Violated = one.Violated
-			rep.EarlyLook = rep.EarlyLook && one.EarlyLook // a pass decided early only if every run did
 			rep.Elapsed += one.Elapsed
 			rep.Calls += one.Calls
 		}
@@ -302,9 +301,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: in, Simplify: cs.simplifierFor(in),
 	}
-	if p.Claim.Kind != plan.KindDataCentric {
-		cfg.Early = p.EarlyConfirmation
-	}
+	cfg.Early = earlyLook(p)
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
 		cfg.Progress = pr.report
@@ -327,6 +324,15 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"}
 	}
 	return err
+}
+
+// earlyLook is the stage of a run's early look: the plan's, except for a
+// data-centric audit, which measures a level rather than testing a claim.
+func earlyLook(p plan.Plan) plan.Stage {
+	if p.Claim.Kind == plan.KindDataCentric {
+		return plan.Stage{}
+	}
+	return p.EarlyConfirmation
 }
 
 // runRenyi runs the Rényi criterion: an RDP claim's audit, or the order-2
@@ -357,12 +363,12 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(f search.EventFinding) { rep.Score = scoreOf(f.Groups) })
 	if err == nil {
-		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, p.Confirmation.Samples, p.Alpha())
+		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, out.Samples, p.Alpha()) // the deciding look's draws
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
 		if r.Criterion == plan.CriterionHockeyStick {
-			remedy = hockeyRemedy(r, rep.Resolution, p.Confirmation.Samples)
+			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}

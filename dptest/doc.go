@@ -57,13 +57,15 @@
 // its claim fails with probability at most α = 1 − confidence (10⁻⁴ by
 // default), and the normal approximations behind the bounds are needed only
 // at α′ ≈ 0.7%. Selection and confirmation never share samples. The
-// confirmation is sequential: it first looks at a tenth of its draws, with
-// a tenth of α, and stops there if the claim is already violated, or held
-// with margin (every screened and confirmed upper bound, estimate + 2.33
-// standard errors, under 80% of the claim); otherwise it continues the
-// same draws to the full size with the rest of α, so a claim at the
-// mechanism's truth costs no more calls and a union bound keeps the total
-// at α. The report's EarlyLook says which look decided. A DP claim
+// confirmation is sequential: it first looks at about a tenth of its draws
+// (whole blocks of 8,192), with a tenth of α (α′ ≈ 0.22%), and stops
+// there if the claim is already violated, or held with margin (every
+// screened and confirmed upper bound, estimate + 2.33 standard errors,
+// under 80% of the claim, no evidence leaning on the tails, and for RDP an
+// order λ ≤ 8); otherwise it continues the same draws to the full size
+// with the other nine tenths, so a claim at the mechanism's truth costs no
+// more calls and a union bound keeps the total at α. The report's
+// EarlyLook says which look decided. A DP claim
 // splits α in three, between its local audit and its hockey-stick and
 // Rényi cross-checks; the report's Settings list the split. The
 // approximate-DP and Gaussian-DP bounds need no normal approximation at

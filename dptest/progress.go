@@ -26,7 +26,8 @@ type progress struct {
 // (pilot and sample) and confirms at most plan.Confirmed candidates twice
 // (counting in groups fixed by the screening: no pilot). Improvement,
 // simplification and refined screenings (numbers too rare at the
-// screening's size) come on top, so the plan is a lower estimate.
+// screening's size) come on top, and an early look can end a run sooner,
+// so the plan is an estimate.
 func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs int, logf func(string, ...any)) *progress {
 	planned := int64(0)
 	for range p.Runs {

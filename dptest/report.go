@@ -58,11 +58,13 @@ type Report struct {
 	// Calls is the number of mechanism calls the audit made, pilots
 	// included.
 	Calls int64
-	// EarlyLook is set when the audit decided at the early look of its
-	// sequential confirmation, on a tenth of the planned confirmation
-	// draws (Samples is then the early look's), after the full screening:
-	// the claim was violated there already, or held with margin, every
-	// screened and confirmed upper bound under 80% of it.
+	// EarlyLook is set when this audit's criterion decided at the early
+	// look of its sequential confirmation, on about a tenth of the planned
+	// confirmation draws (whole blocks of 8,192; Samples is then the early
+	// look's), after the full screening: the claim was violated there
+	// already, or held with margin, every screened and confirmed upper
+	// bound under 80% of it. A DP claim's cross-checks decide on their own
+	// (see CrossChecks).
 	EarlyLook bool
 
 	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
@@ -105,7 +107,10 @@ type Report struct {
 	ScreeningSamples int
 	// Confirmed is the number of (pair, direction) candidates confirmed;
 	// each got two independent confirmations at level PerConfirmation
-	// (α = Confirmed·PerConfirmation², α the run's share of 1 − Confidence).
+	// (Confirmed·PerConfirmation² is the share of 1 − Confidence that the
+	// deciding look spent: a tenth of the run's at an early look, the other
+	// nine tenths at the planned one after it, the whole where there was
+	// no early look).
 	Confirmed       int
 	PerConfirmation float64
 	// Short is set when go test -short cut the sample sizes.
@@ -138,6 +143,7 @@ type Report struct {
 // environment and the defaults, resolved.
 type Settings struct {
 	Samples          int     // confirming outputs per side
+	EarlySamples     int     // of the sequential confirmation's early look; 0 for none
 	ScreeningSamples int     // per side and pair
 	PilotSamples     int     // per side and pair, before a screening of real outputs (it fixes the cells)
 	Candidates       int     // pairs drawn from a generator
@@ -164,7 +170,7 @@ type Run struct {
 	Lambda          float64 // the Rényi order
 	Threshold       float64 // the value the criterion must not exceed
 	Alpha           float64 // the run's share of the false-failure budget
-	PerConfirmation float64 // the level of each confirmation
+	PerConfirmation float64 // the level of each confirmation at the planned size (see Report.Confirmed)
 }
 
 func settingsOf(p plan.Plan) Settings {
@@ -173,8 +179,15 @@ func settingsOf(p plan.Plan) Settings {
 		Candidates: p.Candidates, Confidence: p.Confidence, Seed: p.Seed, SeedFrom: p.SeedFrom, Short: p.Short,
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 	}
+	s.EarlySamples = p.EarlyConfirmation.Samples
 	for _, r := range p.Runs {
-		s.Runs = append(s.Runs, Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()})
+		run := Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()}
+		if earlyLook(p).Samples > 0 {
+			planned := r
+			planned.Alpha *= 1 - plan.EarlyLookShare
+			run.PerConfirmation = planned.PerConfirmation()
+		}
+		s.Runs = append(s.Runs, run)
 	}
 	return s
 }
@@ -248,7 +261,7 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Samples))
 	if e.EarlyLook {
-		fmt.Fprintf(&b, "    early look:   confirmed on a tenth of the planned draws (%s mechanism calls in all)\n", thousands(int(r.Calls)))
+		fmt.Fprintf(&b, "    early look:   confirmed on about a tenth of the planned draws (%s mechanism calls in all)\n", thousands(int(r.Calls)))
 	}
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
 	if e.Score != "" {
@@ -286,11 +299,12 @@ func (r Report) successLine() string {
 	if r.Score != "" {
 		caught = "a value of %s or more on the scores would have been caught (90%%)"
 	}
-	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s samples per side, %s mechanism calls, %s",
-		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, thousands(r.Samples), thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
+	samples := thousands(r.Samples) + " samples per side"
 	if r.EarlyLook {
-		s += fmt.Sprintf("; decided at the early look, every upper bound under %s of the claim", percent(plan.HoldShare))
+		samples += fmt.Sprintf(" (the early look: every upper bound under %s of the claim)", percent(plan.HoldShare))
 	}
+	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s, %s mechanism calls, %s",
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {
 		s += "; the vectors were scored by the " + r.Score
 	}

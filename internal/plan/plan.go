@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+
+	"github.com/dptest/dptest/internal/sampler"
 )
 
 // Defaults. A confirmation sample of a million outputs per side bounds the
@@ -128,27 +130,37 @@ func (c Claim) Check() error {
 }
 
 // Sequential confirmation. After its screening, each run of an audit
-// first confirms its leading candidates on a tenth of the planned
-// confirmation draws (EarlyLookFraction, the screening's own size), and
-// stops there when the claim is confidently violated, or confidently held
-// with margin: every screened and confirmed upper bound under HoldShare of
-// the claim (see search.Config.Early). Otherwise the planned confirmation
-// continues those very draws to its size. The early look spends
-// EarlyLookShare of the run's false-failure budget α and the planned one
-// the rest, so a claim that holds is failed with probability at most α
-// over both looks (a union bound, which needs no independence between
-// them). The screening, where violations are found, is the same either
-// way, and a claim at its truth costs no more calls.
+// first confirms its leading candidates on about a tenth of the planned
+// confirmation draws (EarlyConfirmation), and stops there when the claim
+// is confidently violated, or confidently held with margin: every screened
+// and confirmed upper bound under HoldShare of the claim (see
+// search.Config.Early). Otherwise the planned confirmation continues those
+// very draws to its size. The early look spends EarlyLookShare of the
+// run's false-failure budget α and the planned one the rest, so a claim
+// that holds is failed with probability at most α over both looks (a union
+// bound, which needs no independence between them). The screening, where
+// violations are found, is the same either way, and a claim at its truth
+// costs no more calls.
 const (
-	EarlyLookFraction = ScreenFraction
-	EarlyLookShare    = 0.1
-	HoldShare         = 0.8
+	EarlyLookDivisor = ScreenFraction // the early look draws about n/EarlyLookDivisor
+	EarlyLookShare   = 0.1
+	HoldShare        = 0.8
 )
 
 // EarlyConfirmation returns the early look's stage of a run whose planned
-// confirmation draws n per side (the engine rounds it up to whole blocks of
-// draws and drops it when that reaches n).
-func EarlyConfirmation(n int) Stage { return Stage{Samples: n / EarlyLookFraction} }
+// confirmation draws n per side: n/EarlyLookDivisor rounded up to whole
+// blocks of draws (sampler.BlockSize, so that the planned confirmation
+// continues its streams exactly), or the zero Stage where that rounding
+// leaves more than twice n/EarlyLookDivisor (small samples: the early look
+// would spend α on most of the draws).
+func EarlyConfirmation(n int) Stage {
+	want := n / EarlyLookDivisor
+	early := (want + sampler.BlockSize - 1) / sampler.BlockSize * sampler.BlockSize
+	if want <= 0 || early > 2*want || early >= n {
+		return Stage{}
+	}
+	return Stage{Samples: early}
+}
 
 // Stage is the size of one sampling stage, per side and pair.
 type Stage struct {

@@ -255,3 +255,15 @@ func TestStages(t *testing.T) {
 	require.Equal(t, Stage{Samples: 20000, Pilot: 2500}, StageOf(20000))
 	require.Equal(t, Stage{Samples: 1000000, Pilot: MaxPilot}, StageOf(1000000))
 }
+
+// The early look draws about a tenth of the planned confirmation, in whole
+// blocks, and none where whole blocks would be more than twice that.
+func TestEarlyConfirmation(t *testing.T) {
+	require.Equal(t, Stage{Samples: 13 * 8192}, EarlyConfirmation(DefaultSamples))
+	require.Equal(t, Stage{Samples: 3 * 8192}, EarlyConfirmation(ShortSamples))
+	require.Equal(t, Stage{}, EarlyConfirmation(20_000))
+	require.Equal(t, Stage{}, EarlyConfirmation(MinSamples))
+	p, err := Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, EarlyConfirmation(DefaultSamples), p.EarlyConfirmation)
+}

@@ -83,11 +83,12 @@ type Statistic[O, S any] interface {
 	Merge(S)
 }
 
-// Draw makes n draws of the stream (or, with From, draws From to n−1), the draw function called with the
-// generator of each block, passes every output through check (the only
-// place outputs are checked), adds it to a statistic, and returns the merge
-// of the statistics: one per worker, each from newStat. A panic in draw is
-// recovered and reported as the error of the draw in progress.
+// Draw makes n draws of the stream (or, with From, draws From to n−1), the
+// draw function called with the generator of each block, passes every
+// output through check (the only place outputs are checked), adds it to a
+// statistic, and returns the merge of the statistics: one per worker, each
+// from newStat. A panic in draw is recovered and reported as the error of
+// the draw in progress.
 //
 // On failure Draw returns the *BlockError of the earliest failing draw,
 // which does not depend on the number of workers.

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -280,22 +279,20 @@ func TestRealTurnedDiscreteStaysFinite(t *testing.T) {
 func TestCountFromContinuesTheStreams(t *testing.T) {
 	noise := func(r *rand.Rand, x float64) float64 { return math.Floor(r.NormFloat64()*3) + x }
 	g := []stat.Grouping{{Groups: 3, OfValue: map[any]int{0.0: 0, 1.0: 1}, Unlisted: 2}}
-	for _, procs := range []int{1, 3} {
-		old := runtime.GOMAXPROCS(procs)
-		src := Counting(Discrete(noise), nil, 0)
-		const n, from = 5*BlockSize + 77, 2 * BlockSize
+	const n, from = 5*BlockSize + 77, 2 * BlockSize
+	wx, wy, err := Counting(Discrete(noise), nil, 1).Count(7, 0, 1, 0, n, g)
+	require.NoError(t, err)
+	for _, workers := range []int{1, 3} {
+		src := Counting(Discrete(noise), nil, workers)
 		ax, ay, err := src.Count(7, 0, 1, 0, from, g)
 		require.NoError(t, err)
 		bx, by, err := src.Count(7, 0, 1, from, n, g)
 		require.NoError(t, err)
 		require.Equal(t, int64(2*n), src.Calls(), "each draw made once")
-		wx, wy, err := Discrete(noise).Count(7, 0, 1, 0, n, g)
-		require.NoError(t, err)
 		for k := range wx[0] {
-			require.Equal(t, wx[0][k], ax[0][k]+bx[0][k], "X, group %d, GOMAXPROCS=%d", k, procs)
-			require.Equal(t, wy[0][k], ay[0][k]+by[0][k], "Y, group %d, GOMAXPROCS=%d", k, procs)
+			require.Equal(t, wx[0][k], ax[0][k]+bx[0][k], "X, group %d, %d workers", k, workers)
+			require.Equal(t, wy[0][k], ay[0][k]+by[0][k], "Y, group %d, %d workers", k, workers)
 		}
-		runtime.GOMAXPROCS(old)
 	}
 	require.Panics(t, func() { _, _, _ = Discrete(noise).Count(7, 0, 1, 100, 1000, g) }, "From off a block boundary")
 }

@@ -69,13 +69,12 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Source[D] {
 }
 
 type realSource[D any] struct {
-	f       func(*rand.Rand, D) float64
-	stop    <-chan struct{}
-	workers int // goroutines per stream, 0 for GOMAXPROCS
+	f func(*rand.Rand, D) float64
+	streams
 }
 
 func (s realSource[D]) withStreams(stop <-chan struct{}, workers int) Source[D] {
-	s.stop, s.workers = stop, workers
+	s.streams = streams{stop, workers}
 	return s
 }
 
@@ -94,7 +93,7 @@ func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	}
 	part := stat.PartitionOf(pooled)
 	newCounts := func() *stat.PartitionCounts { return stat.NewPartitionCounts(part) }
-	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, stat.CheckFinite, newCounts)
+	cx, cy, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, stat.CheckFinite, newCounts)
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +136,12 @@ func SampleDensity[D any](src Source[D], seed uint64, x, y D, n, pilot int) (sta
 		design, err := stat.DesignReal(pooled, n)
 		if errors.Is(err, stat.ErrDiscrete) {
 			// Real outputs still must be finite.
-			return discreteSource[D, float64]{f: s.f, stop: s.stop, check: stat.CheckFinite}.sample(seed, x, y, n)
+			return discreteSource[D, float64]{f: s.f, streams: s.streams, check: stat.CheckFinite}.sample(seed, x, y, n)
 		}
 		if err != nil {
 			return nil, err
 		}
-		rx, ry, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, stat.CheckFinite, design.New)
+		rx, ry, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, stat.CheckFinite, design.New)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +150,7 @@ func SampleDensity[D any](src Source[D], seed uint64, x, y D, n, pilot int) (sta
 }
 
 func (s realSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}, x, y, n, s.f, stat.CheckFinite, gs)
+	return count(s.stream(seed, from), x, y, n, s.f, stat.CheckFinite, gs)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports
@@ -161,15 +160,26 @@ func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
 }
 
 type discreteSource[D any, O comparable] struct {
-	f       func(*rand.Rand, D) O
-	stop    <-chan struct{}
-	workers int // goroutines per stream, 0 for GOMAXPROCS
-	check   func(O) error
+	f func(*rand.Rand, D) O
+	streams
+	check func(O) error
 }
 
 func (s discreteSource[D, O]) withStreams(stop <-chan struct{}, workers int) Source[D] {
-	s.stop, s.workers = stop, workers
+	s.streams = streams{stop, workers}
 	return s
+}
+
+// streams is where a source draws: the channel that stops its draws, and
+// the goroutines per stream (0 for GOMAXPROCS).
+type streams struct {
+	stop    <-chan struct{}
+	workers int
+}
+
+// stream is stream seed of the source, its first from draws skipped.
+func (s streams) stream(seed uint64, from int) Stream {
+	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}
 }
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
@@ -181,7 +191,7 @@ func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample
 }
 
 func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, error) {
-	tx, ty, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, s.check, stat.NewFreq[O])
+	tx, ty, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, s.check, stat.NewFreq[O])
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +210,7 @@ func (s discreteSource[D, O]) sample(seed uint64, x, y D, n int) (stat.Sample, e
 }
 
 func (s discreteSource[D, O]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
-	return count(Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}, x, y, n, s.f, s.check, gs)
+	return count(s.stream(seed, from), x, y, n, s.f, s.check, gs)
 }
 
 // Replays draws the first n outputs on x twice from one stream and reports

@@ -48,9 +48,8 @@ func Vector[D any](f func(r *rand.Rand, x D) []float64) Source[D] {
 }
 
 type vectorSource[D any] struct {
-	f       func(*rand.Rand, D) []float64
-	stop    <-chan struct{}
-	workers int // goroutines per stream, 0 for GOMAXPROCS
+	f func(*rand.Rand, D) []float64
+	streams
 	// dim is the length of the first output seen (0 before) by any audit
 	// of the mechanism: every other output must have it. Which output is
 	// first depends on the order of the audits (and, within the first, on
@@ -61,7 +60,7 @@ type vectorSource[D any] struct {
 }
 
 func (s vectorSource[D]) withStreams(stop <-chan struct{}, workers int) Source[D] {
-	s.stop, s.workers = stop, workers
+	s.streams = streams{stop, workers}
 	return s
 }
 
@@ -86,7 +85,7 @@ func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 		return nil, err
 	}
 	newValues := func() *stat.ScoredValues { return stat.NewScoredValues(scores) }
-	px, py, err := drawPair(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, streamPilotX, streamPilotY, x, y, pilot, s.f, s.check, newValues)
+	px, py, err := drawPair(s.stream(seed, 0), streamPilotX, streamPilotY, x, y, pilot, s.f, s.check, newValues)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +95,7 @@ func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 		parts[i].Score = sc
 	}
 	newCells := func() *stat.ScoredCells { return stat.NewScoredCells(parts) }
-	cx, cy, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers}, x, y, n, s.f, s.check, newCells)
+	cx, cy, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, s.check, newCells)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +122,7 @@ func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) ([]*stat.Score, e
 	}
 	m := LearnSize(pilot, d)
 	newRows := func() *stat.Vectors { return stat.NewVectors(d, 0) }
-	st := Stream{Seed: seed, Stop: s.stop, Workers: s.workers}
+	st := s.stream(seed, 0)
 	fx, fy, err := drawPair(st, streamFitX, streamFitY, x, y, m, s.f, s.check, newRows)
 	if err != nil {
 		return nil, err
@@ -151,7 +150,7 @@ func (s vectorSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Group
 	}
 	type both struct{ x, y *stat.VectorGroupCounts }
 	b, err := guarded(x, y, func(x, y D) (both, error) {
-		sx, sy, err := drawBoth(Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}, x, y, n, s.f, s.check, newCounts)
+		sx, sy, err := drawBoth(s.stream(seed, from), x, y, n, s.f, s.check, newCounts)
 		return both{sx, sy}, err
 	})
 	if err != nil {

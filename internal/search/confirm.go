@@ -12,24 +12,28 @@ import (
 )
 
 // Counts are one confirmation sampling's counts so far (one pair, one of
-// the two rounds): N draws per side, counted per grouping on X and on Y as
-// sampler.Source.Count returns them. A later confirmation of the same
-// seed, pair and findings at a larger size continues them: the sequential
-// confirmation's planned look reuses its early look's draws.
+// the two rounds): N draws per side of the streams of Seed, counted per
+// grouping on X and on Y as sampler.Source.Count returns them. A later
+// confirmation of the same seed, pair and findings at a larger size
+// continues them: the sequential confirmation's planned look reuses its
+// early look's draws.
 type Counts struct {
+	Seed uint64
 	N    int
 	X, Y [][]int64
 }
 
 // countOn counts the pair's draws up to n per side in the groupings gs and
 // returns the totals: all n from stream seed when acc is nil, else only
-// those beyond acc.N, added to acc's counts (which it then holds).
+// those beyond acc.N, added to acc's counts (which it then holds). Counts
+// of another seed, or of groupings of other sizes, cannot be continued: a
+// programming error, which panics.
 func countOn[D any](src sampler.Source[D], acc *Counts, seed uint64, p fixtures.Pair[D], n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
 	if acc == nil {
 		return src.Count(seed, p.X, p.Y, 0, n, gs)
 	}
-	if acc.N > n || (acc.X != nil && len(acc.X) != len(gs)) {
-		panic(fmt.Sprintf("search: counts of %d draws in %d groupings cannot continue to %d draws in %d", acc.N, len(acc.X), n, len(gs)))
+	if acc.N > 0 && !acc.continues(seed, n, gs) {
+		panic(fmt.Sprintf("search: counts of %d draws of seed %d cannot continue to %d draws of seed %d in %d groupings", acc.N, acc.Seed, n, seed, len(gs)))
 	}
 	cx, cy, err = src.Count(seed, p.X, p.Y, acc.N, n, gs)
 	if err != nil {
@@ -41,9 +45,23 @@ func countOn[D any](src sampler.Source[D], acc *Counts, seed uint64, p fixtures.
 			cy[k][g] += acc.Y[k][g]
 		}
 	}
-	acc.N = n
+	acc.Seed, acc.N = seed, n
 	acc.X, acc.Y = cloneCounts(cx), cloneCounts(cy)
 	return cx, cy, nil
+}
+
+// continues reports whether the counts can be continued to n draws of
+// seed in groupings gs.
+func (c *Counts) continues(seed uint64, n int, gs []stat.Grouping) bool {
+	if c.Seed != seed || c.N > n || len(c.X) != len(gs) {
+		return false
+	}
+	for k, g := range gs {
+		if len(c.X[k]) != g.Groups {
+			return false
+		}
+	}
+	return true
 }
 
 func cloneCounts(c [][]int64) [][]int64 {

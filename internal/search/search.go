@@ -93,8 +93,9 @@ type Config[D any] struct {
 	Screening    plan.Stage
 	Confirmation plan.Stage
 	Candidates   []Input[D] // screened in order
-	// Early, if it has fewer samples than Confirmation, is the stage of
-	// the sequential confirmation's early look (see plan.EarlyConfirmation):
+	// Early, if it has fewer samples than Confirmation (whole blocks of
+	// sampler.BlockSize), is the stage of the sequential confirmation's
+	// early look (see plan.EarlyConfirmation):
 	// the candidates are confirmed there first, at plan.EarlyLookShare of
 	// the run's α, and the run ends there when the claim is violated or
 	// held with margin ([held]); otherwise the planned confirmation
@@ -203,14 +204,21 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	base := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Directions: crit.Directions()}
 	var accs []*Counts
 	final := cfg
-	if early := earlyStage(cfg); early.Samples > 0 {
+	if early := cfg.Early; early.Samples > 0 {
+		if early.Samples >= cfg.Confirmation.Samples || early.Samples%sampler.BlockSize != 0 {
+			panic(fmt.Sprintf("search: an early look of %d draws before %d: it must be whole blocks of %d, fewer than the planned", early.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
+		}
 		look := cfg
 		look.Confirmation = early
 		look.Run.Alpha = cfg.Run.Alpha * plan.EarlyLookShare
 		out, err := s.conclude(base, look, &accs, true)
-		if err != nil || out.Violated || out.Held {
-			out.Early, out.Elapsed = true, time.Since(start)
+		if err != nil {
 			return out, err
+		}
+		if out.Violated || out.Held {
+			out.Early, out.Elapsed = true, time.Since(start)
+			s.logf("early look at %d draws per side decides: %s", early.Samples, map[bool]string{true: "violated", false: "held with margin"}[out.Violated])
+			return out, nil
 		}
 		s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
 		final.Run.Alpha = cfg.Run.Alpha * (1 - plan.EarlyLookShare)
@@ -218,21 +226,6 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	out, err := s.conclude(base, final, &accs, false)
 	out.Elapsed = time.Since(start)
 	return out, err
-}
-
-// earlyStage is cfg's early look, rounded up to whole blocks of draws (so
-// that the planned confirmation continues its streams exactly), or the
-// zero Stage where there is none or it would reach the planned size.
-func earlyStage[D any](cfg Config[D]) plan.Stage {
-	n := cfg.Early.Samples
-	if n <= 0 {
-		return plan.Stage{}
-	}
-	n = (n + sampler.BlockSize - 1) / sampler.BlockSize * sampler.BlockSize
-	if n >= cfg.Confirmation.Samples {
-		return plan.Stage{}
-	}
-	return plan.Stage{Samples: n}
 }
 
 // conclude confirms the leading candidates at cfg's confirmation stage and
@@ -257,7 +250,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 			out.Unresolved = fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", cfg.Confirmation.Samples, r, th, ResolutionFactor)
 		}
 	}
-	if early && !out.Violated && out.Unresolved == "" && th > 0 && !math.IsInf(th, 1) {
+	if early && !out.Violated && out.Unresolved == "" && th > 0 && !math.IsInf(th, 1) && holdsEarly(s.crit) {
 		out.Held = held(s.cands, out.Confirmed, plan.HoldShare*th)
 	}
 	for _, c := range out.Confirmed {
@@ -270,28 +263,52 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 }
 
 // HoldZ is the z of the upper confidence bounds Estimate + HoldZ·StdErr on
-// which an early pass rests (one-sided 1%).
-const HoldZ = 2.33
+// which an early pass rests: Φ⁻¹(0.99), one-sided 1%.
+const HoldZ = 2.326348
+
+// HoldTailFactor: an early pass also needs every confirmation's TailShare
+// and TailDependence under 1/HoldTailFactor of the limits that make a
+// planned confirmation unresolved (UnresolvedShare, UnresolvedDependence).
+// Those checks are what keeps a Rényi bound from passing on a tail it has
+// not reached, and on a tenth of the draws they are noisier. (A Gaussian
+// at λ = 2 shows 2–7% of its evidence beyond the screening's extremes.)
+const HoldTailFactor = 4
+
+// earlyHolder is a criterion that says whether its early look may pass a
+// claim at all (the Rényi criterion: not at high orders).
+type earlyHolder interface{ holdsEarly() bool }
+
+// holdsEarly reports whether crit's early look may pass a claim.
+func holdsEarly(crit any) bool {
+	h, ok := crit.(earlyHolder)
+	return !ok || h.holdsEarly()
+}
 
 // held reports whether an early confirmation may pass the claim: every
 // screened candidate's and every confirmation's upper bound Estimate +
 // HoldZ·StdErr lies at or below holdBelow (plan.HoldShare of the claim),
-// and no confirmation counted an event one dataset alone produced. The
-// statistics are the ones the planned confirmation would count (one
-// screening serves both), so a candidate whose statistic's true value
-// exceeds the claim passes here with probability under Φ(−HoldZ) ≈ 1%,
-// and far less the further holdBelow lies under the claim: the early pass
-// costs the planned confirmation at most that much power.
+// no confirmation counted an event one dataset alone produced, and none
+// leans on the end zones (HoldTailFactor). The statistics are the ones the
+// planned confirmation would count (one screening serves both), so a
+// candidate whose statistic's true value exceeds the claim passes here
+// with probability under Φ(−HoldZ) = 1% where its estimate is about
+// normal with that standard error, and far less the further holdBelow
+// lies under the claim.
 func held[D, F any](screened, confirmed []Candidate[D, F], holdBelow float64) bool {
 	below := func(s Score) bool { return s.Estimate+HoldZ*s.StdErr <= holdBelow && !s.Unbounded }
+	inside := func(s Score) bool {
+		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor
+	}
 	for _, c := range screened {
 		if !below(c.Screening) {
 			return false
 		}
 	}
 	for _, c := range confirmed {
-		if !below(c.Confirmations[0]) || !below(c.Confirmations[1]) {
-			return false
+		for _, s := range c.Confirmations {
+			if !below(s) || !inside(s) {
+				return false
+			}
 		}
 	}
 	return true

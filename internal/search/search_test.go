@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/sampler"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 // finding is the fake criteria's finding: the pair it was screened on.
@@ -343,7 +346,7 @@ func TestSequentialConfirmationStopsEarlyOrContinuesTheDraws(t *testing.T) {
 		s := &sequential{v: v}
 		cfg := config(1, inputs(1, 2, 3))
 		cfg.Confirmation = plan.Stage{Samples: planned}
-		cfg.Early = plan.Stage{Samples: early - 5} // rounded up to whole blocks
+		cfg.Early = plan.Stage{Samples: early}
 		out, err := Run(s, cfg)
 		require.NoError(t, err)
 		return s, out
@@ -372,4 +375,25 @@ func TestSequentialConfirmationStopsEarlyOrContinuesTheDraws(t *testing.T) {
 		require.InDelta(t, finalAlpha, s.alphas[4+i], 1e-15)
 	}
 	require.InDelta(t, finalAlpha, out.PerConfirm, 1e-15)
+}
+
+// countOn continues counts of a stream exactly: counts of the first draws
+// plus those of the rest are the counts of all of them, and only the rest
+// is drawn; counts of another seed are not continued.
+func TestCountOnContinuesCounts(t *testing.T) {
+	src := sampler.Counting(sampler.Discrete(func(r *rand.Rand, x int) int { return x + r.IntN(3) }), nil, 0)
+	g := []stat.Grouping{{Groups: 3, OfValue: map[any]int{0: 0, 1: 1}, Unlisted: 2}}
+	p := fixtures.Pair[int]{X: 0, Y: 1}
+	acc := &Counts{}
+	_, _, err := countOn(src, acc, 5, p, 2*sampler.BlockSize, g)
+	require.NoError(t, err)
+	cx, cy, err := countOn(src, acc, 5, p, 5*sampler.BlockSize+3, g)
+	require.NoError(t, err)
+	require.Equal(t, int64(2*(5*sampler.BlockSize+3)), src.Calls(), "every draw made once")
+	wx, wy, err := sampler.Discrete(func(r *rand.Rand, x int) int { return x + r.IntN(3) }).Count(5, 0, 1, 0, 5*sampler.BlockSize+3, g)
+	require.NoError(t, err)
+	require.Equal(t, wx, cx)
+	require.Equal(t, wy, cy)
+	require.Equal(t, wx, acc.X, "the counts held are the totals")
+	require.Panics(t, func() { _, _, _ = countOn(src, acc, 6, p, 6*sampler.BlockSize, g) }, "another seed")
 }
