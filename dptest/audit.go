@@ -59,8 +59,9 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	if err != nil {
 		return rep, err
 	}
-	ctx, cancel := auditContext(o.ctx, e.deadline)
+	ctx, cancel := auditContext(o.ctx, e.deadline, o.within)
 	defer cancel()
+	started := time.Now()
 	src := sampler.Counting(m.source, ctx.Done(), o.parallelism)
 	logf := e.logf
 	if !p.Verbose {
@@ -71,11 +72,20 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 		return rep, err
 	}
 	first := in[0].Pair
-	replays, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
+	replays, took, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
 	if err != nil {
 		return rep, stopped(ctx, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
 	}
 	rep.NotReplayable = !replays
+	if o.within > 0 {
+		if p, err = fitWithin(p, o.within-time.Since(started), took, len(in), o.parallelism); err != nil {
+			rep.Calls = src.Calls()
+			return rep, err
+		}
+		chosen := p.Confirmation.Samples != rep.Samples
+		rep.Settings, rep.Samples, rep.ScreeningSamples, rep.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
+		rep.Settings.Parallelism, rep.Settings.SamplesChosen = o.parallelism, chosen
+	}
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(in), logf))
 	return rep, unresolvedError(stopped(ctx, err, rep.Calls))
 }
@@ -140,16 +150,59 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 
 // auditContext is the context an audit runs in: the Context option's, if
 // given, ended before the test's deadline, if it has one, by a margin of
-// 5% of the time left (at least a second) for the report to be printed.
-func auditContext(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
+// 5% of the time left (at least a second) for the report to be printed,
+// and by the Within budget, if one is set.
+func auditContext(ctx context.Context, deadline time.Time, within time.Duration) (context.Context, context.CancelFunc) {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if !deadline.IsZero() {
+		deadline = deadline.Add(-max(time.Second, time.Until(deadline)/20))
+	}
+	if within > 0 && (deadline.IsZero() || time.Now().Add(within).Before(deadline)) {
+		deadline = time.Now().Add(within)
 	}
 	if deadline.IsZero() {
 		return context.WithCancel(ctx)
 	}
-	margin := max(time.Second, time.Until(deadline)/20)
-	return context.WithDeadline(ctx, deadline.Add(-margin))
+	return context.WithDeadline(ctx, deadline)
+}
+
+// WithinShare is the share of a Within budget's time left that the plan
+// fills; the rest absorbs the estimate's error.
+const WithinShare = 0.8
+
+// fitWithin returns the plan at the largest sample size, at most the
+// planned one, whose planned calls (plan.PlannedCalls) fit in WithinShare
+// of left, at the speed of the replay check (its second plan.ReplayDraws
+// calls, on one goroutine, took took), times the goroutines of the Parallelism option
+// if it is set (the user says the mechanism waits) and one otherwise: a
+// mechanism that computes gains at most the cores, one behind a lock
+// nothing, and small samples (under a block of draws per goroutine) run
+// on one goroutine anyway; or an inconclusive error when not even
+// MinSamples fits.
+func fitWithin(p plan.Plan, left, took time.Duration, inputs, workers int) (plan.Plan, error) {
+	workers = max(workers, 1)
+	perCall := took.Seconds() / float64(plan.ReplayDraws) / float64(workers)
+	seconds := func(q plan.Plan) float64 { return float64(q.PlannedCalls(inputs)) * perCall }
+	budget := WithinShare * left.Seconds()
+	if seconds(p) <= budget {
+		return p, nil
+	}
+	for n := p.Confirmation.Samples * 4 / 5; n > MinSamples; n = n * 4 / 5 {
+		if q := p.WithSamples(n); seconds(q) <= budget {
+			return q, nil
+		}
+	}
+	if q := p.WithSamples(MinSamples); seconds(q) <= budget {
+		return q, nil
+	}
+	least := p.WithSamples(MinSamples)
+	return p, &InconclusiveError{
+		Reason: fmt.Sprintf("the time budget leaves %s, and at the %s per call the first calls took (on %d goroutines) even the smallest audit, %s draws per side, would take about %s",
+			left.Round(time.Millisecond), time.Duration(perCall*float64(workers)*float64(time.Second)), workers, thousands(MinSamples), time.Duration(seconds(least)*float64(time.Second)).Round(time.Millisecond)),
+		Remedy: "more time (dptest.Within), dptest.Parallelism for a mechanism that waits, or fewer candidate pairs (dptest.Candidates)",
+	}
 }
 
 // stopped turns draws ended by the audit's context into an inconclusive
@@ -164,7 +217,7 @@ func stopped(ctx context.Context, err error, calls int64) error {
 	}
 	return &InconclusiveError{
 		Reason: fmt.Sprintf("the audit stopped after %s mechanism calls because %s, before it could decide", thousands(int(calls)), why),
-		Remedy: "give it more time (go test -timeout), or fewer draws (-dptest.samples, -dptest.candidates)",
+		Remedy: "give it more time (go test -timeout, dptest.Within), or fewer draws (-dptest.samples, -dptest.candidates)",
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -80,7 +81,8 @@ type options struct {
 	kind              string
 	ctx               context.Context
 	allowInconclusive bool
-	parallelism       int // goroutines per sampling, 0 for GOMAXPROCS
+	parallelism       int           // goroutines per sampling, 0 for GOMAXPROCS
+	within            time.Duration // time budget, 0 for none
 	settings          plan.Settings
 	pairs             []any // each a []fixtures.Pair[D]
 	neighbors         any   // a *rapid.Generator[fixtures.Pair[D]]
@@ -145,6 +147,27 @@ func Parallelism(n int) Option {
 			return
 		}
 		o.parallelism = n
+	}}
+}
+
+// Within gives the audit a time budget d: it measures the mechanism's
+// speed on its first calls (the replay check), plans the largest sample
+// size (at most the planned one) whose calls fit in 80% of what is left of
+// d, and ends by d. An audit that cannot decide in d ends inconclusive,
+// never passed; one whose budget cannot fit Samples' minimum ends so at
+// once, saying what it would need. The chosen size is in the report's
+// Settings and its reproduce line (-dptest.samples), so the verdict
+// replays on any machine. The plan assumes the calls run one at a time,
+// or, with [Parallelism](n), n at a time (a mechanism that waits); a
+// mechanism that computes may then finish early. The test's own deadline
+// still applies. d must be positive.
+func Within(d time.Duration) Option {
+	return option{"Within", auditKinds, func(o *options) {
+		if d <= 0 {
+			o.fail("Within needs a positive duration, got %v", d)
+			return
+		}
+		o.within = d
 	}}
 }
 

@@ -22,20 +22,11 @@ type progress struct {
 	logf        func(string, ...any) // nil: report nothing
 }
 
-// newProgress plans the calls of an audit: every run screens each input
-// (pilot and sample) and confirms at most plan.Confirmed candidates twice
-// (counting in groups fixed by the screening: no pilot). Improvement,
-// simplification and refined screenings (numbers too rare at the
-// screening's size) come on top, and an early look can end a run sooner,
-// so the plan is an estimate.
+// newProgress plans the calls of an audit (plan.PlannedCalls: an
+// estimate).
 func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs int, logf func(string, ...any)) *progress {
-	planned := int64(0)
-	for range p.Runs {
-		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot) +
-			int64(2*min(plan.Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
-	}
 	now := time.Now()
-	return &progress{calls: src.Calls, planned: planned, start: now, last: now, logf: logf}
+	return &progress{calls: src.Calls, planned: p.PlannedCalls(inputs), start: now, last: now, logf: logf}
 }
 
 // report logs the progress if progressEvery has passed since the last

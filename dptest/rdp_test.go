@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -486,4 +487,45 @@ func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
 		require.ErrorIs(t, err, dptest.ErrInconclusive)
 	}
 	require.False(t, high.EarlyLook || high.Violated, "%s", high)
+}
+
+// spinning is Laplace noise on Σx that spins for d per call, standing for
+// a slow mechanism (secure noise, a remote call).
+func spinning(d time.Duration) dptest.Mechanism[[]float64] {
+	lap := mechanisms.Laplace{B: 1}
+	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		for start := time.Now(); time.Since(start) < d; {
+		}
+		return lap.Sample(r, x)
+	})
+}
+
+// Within fits the sample size to a time budget at the speed of the first
+// calls, says so, and replays with the size it chose; a budget that cannot
+// hold the smallest audit ends inconclusive at once; a budget must be
+// positive.
+func TestWithinFitsTheBudget(t *testing.T) {
+	m := spinning(5 * time.Microsecond)
+	start := time.Now()
+	rep, err := dptest.AuditRDP(m, 2, 2*mechanisms.Laplace{B: 1}.RDP(2), dptest.Within(2*time.Second), dptest.Candidates(3), dptest.Seed(4))
+	if err != nil {
+		require.ErrorIs(t, err, dptest.ErrInconclusive)
+	}
+	require.False(t, rep.Violated, "%s", rep)
+	require.Less(t, time.Since(start), 10*time.Second, "a budget of two seconds, and then some")
+	require.True(t, rep.Settings.SamplesChosen)
+	require.Less(t, rep.Settings.Samples, dptest.DefaultSamples)
+	require.Equal(t, fmt.Sprintf("dptest.Seed(4), dptest.Samples(%d)", rep.Settings.Samples), rep.Reproduce())
+	if err == nil { // (an audit the load of the machine stopped is inconclusive)
+		again, err := dptest.AuditRDP(m, 2, 2*mechanisms.Laplace{B: 1}.RDP(2), dptest.Samples(rep.Settings.Samples), dptest.Candidates(3), dptest.Seed(4))
+		require.NoError(t, err)
+		require.Equal(t, rep.LowerBound, again.LowerBound, "the reproduce line replays the audit")
+	}
+
+	_, err = dptest.AuditRDP(m, 2, 1, dptest.Within(time.Millisecond))
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.Contains(t, err.Error(), "the time budget leaves")
+
+	_, err = dptest.AuditRDP(m, 2, 1, dptest.Within(0))
+	require.EqualError(t, err, "dptest: Within needs a positive duration, got 0s")
 }

@@ -144,6 +144,7 @@ type Report struct {
 type Settings struct {
 	Samples          int     // confirming outputs per side
 	EarlySamples     int     // of the sequential confirmation's early look; 0 for none
+	SamplesChosen    bool    // Samples was chosen to fit a Within budget
 	ScreeningSamples int     // per side and pair
 	PilotSamples     int     // per side and pair, before a screening of real outputs (it fixes the cells)
 	Candidates       int     // pairs drawn from a generator
@@ -351,6 +352,8 @@ func (r Report) Reproduce() string {
 	seeded := !r.recorded && !r.unresolved
 	if r.TestName == "" {
 		switch {
+		case seeded && r.Settings.SamplesChosen:
+			return fmt.Sprintf("dptest.Seed(%d), dptest.Samples(%d)", r.Seed, r.Settings.Samples)
 		case seeded:
 			return fmt.Sprintf("dptest.Seed(%d)", r.Seed)
 		case r.recorded:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"strings"
 )
 
 // Settings are the values an audit's options set explicitly; a false
@@ -124,9 +125,7 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	default:
 		p.Confidence = DefaultConfidence
 	}
-	p.Screening = StageOf(max(2*MinSamples, samples/ScreenFraction))
-	p.Confirmation = StageOf(samples)
-	p.EarlyConfirmation = EarlyConfirmation(samples)
+	p.setStages(samples)
 	var err error
 	if p.Seed, p.SeedFrom, err = seedOf(s, c, testName); err != nil {
 		return Plan{}, err
@@ -135,6 +134,44 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	p.Local = LocalRules{Region: s.Region, Floor: s.Floor, FloorCount: LocalFloorCount}
 	p.Runs = runs(c, p.Seed, p.Alpha())
 	return p, nil
+}
+
+// setStages sets the stages of an audit of n confirming draws per side.
+func (p *Plan) setStages(n int) {
+	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
+	p.Confirmation = StageOf(n)
+	p.EarlyConfirmation = EarlyConfirmation(n)
+}
+
+// WithSamples returns the plan at n confirming draws per side (at least
+// MinSamples), its command line saying so, so that the reproduce line
+// replays it: the sample size a time budget chose.
+func (p Plan) WithSamples(n int) Plan {
+	n = max(n, MinSamples)
+	p.setStages(n)
+	p.Short = false
+	line := []string{fmt.Sprintf("-dptest.samples=%d", n)}
+	for _, f := range p.CommandLine {
+		if !strings.HasPrefix(f, "-dptest.samples=") {
+			line = append(line, f)
+		}
+	}
+	p.CommandLine = line
+	return p
+}
+
+// PlannedCalls estimates the mechanism calls of an audit of inputs
+// candidate pairs: every run screens each input (pilot and sample) and
+// confirms at most Confirmed candidates twice. Improvement,
+// simplification and refined screenings come on top, and an early look
+// can end a run sooner.
+func (p Plan) PlannedCalls(inputs int) int64 {
+	planned := int64(0)
+	for range p.Runs {
+		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot) +
+			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
+	}
+	return planned
 }
 
 // checkSettings validates the explicit settings: the one place an

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -209,12 +210,18 @@ func TestMutatingMechanismsAreCaught(t *testing.T) {
 // Replays tells a mechanism drawing only from r from one with its own
 // source of randomness.
 func TestReplays(t *testing.T) {
-	same, err := Real(func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }).Replays(3, 0, 100)
+	slow := func(r *rand.Rand, x float64) float64 {
+		for start := time.Now(); time.Since(start) < 50*time.Microsecond; {
+		}
+		return x + r.NormFloat64()
+	}
+	same, took, err := Real(slow).Replays(3, 0, 100)
 	require.NoError(t, err)
 	require.True(t, same)
+	require.GreaterOrEqual(t, took, 100*50*time.Microsecond, "the second run's 100 calls")
 	own := rand.New(rand.NewPCG(1, 1))
 	var mu sync.Mutex
-	same, err = Discrete(func(r *rand.Rand, x float64) int {
+	same, _, err = Discrete(func(r *rand.Rand, x float64) int {
 		mu.Lock()
 		defer mu.Unlock()
 		return own.IntN(1000)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/dptest/dptest/internal/stat"
 )
@@ -27,8 +28,10 @@ type Source[D any] interface {
 	Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error)
 	// Replays draws the first n outputs on x twice from one stream and
 	// reports whether they agree: whether the mechanism draws only from
-	// the generator it is given, so that a seed replays its outputs.
-	Replays(seed uint64, x D, n int) (bool, error)
+	// the generator it is given, so that a seed replays its outputs; and
+	// how long the second n draws took, on one goroutine (the mechanism's
+	// speed once warm).
+	Replays(seed uint64, x D, n int) (bool, time.Duration, error)
 	// Kind is "real", "discrete" or "vector".
 	Kind() string
 	// sampleCalls returns the mechanism calls a Sample of n outputs per side
@@ -155,7 +158,7 @@ func (s realSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Groupin
 
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree bit for bit.
-func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
+func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
 	return replays(seed, x, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 }
 
@@ -215,7 +218,7 @@ func (s discreteSource[D, O]) Count(seed uint64, x, y D, from, n int, gs []stat.
 
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree.
-func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, error) {
+func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
 	return replays(seed, x, n, s.f, s.check, func(a, b O) bool { return a == b })
 }
 
@@ -260,8 +263,9 @@ func count[D any, O comparable](st Stream, x, y D, n int, f func(*rand.Rand, D) 
 
 // replays draws n outputs on a copy of x twice, on one worker, from the
 // same stream, and compares them in order: a mechanism that draws only from
-// the generator it is given gives the same outputs twice.
-func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check func(O) error, same func(a, b O) bool) (bool, error) {
+// the generator it is given gives the same outputs twice. It returns how
+// long the second run took.
+func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check func(O) error, same func(a, b O) bool) (bool, time.Duration, error) {
 	run := func() ([]O, error) {
 		l, err := guarded(x, x, func(x, _ D) (*outputs[O], error) {
 			return Draw(Stream{Seed: seed, ID: streamReplay, Workers: 1}, n, func(r *rand.Rand) O { return f(r, x) }, check,
@@ -274,18 +278,20 @@ func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check f
 	}
 	a, err := run()
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
+	start := time.Now()
 	b, err := run()
+	took := time.Since(start)
 	if err != nil {
-		return false, err
+		return false, took, err
 	}
 	for i := range a {
 		if !same(a[i], b[i]) {
-			return false, nil
+			return false, took, nil
 		}
 	}
-	return true, nil
+	return true, took, nil
 }
 
 // outputs collects outputs in the order they are drawn (on one worker).
@@ -325,8 +331,8 @@ func (c *Counter[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping)
 }
 
 // Replays draws as the wrapped source does: 2n outputs.
-func (c *Counter[D]) Replays(seed uint64, x D, n int) (bool, error) {
-	ok, err := c.Source.Replays(seed, x, n)
+func (c *Counter[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
+	ok, took, err := c.Source.Replays(seed, x, n)
 	c.calls.Add(2 * int64(n))
-	return ok, err
+	return ok, took, err
 }

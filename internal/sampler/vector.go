@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/dptest/dptest/internal/stat"
 )
@@ -161,7 +162,7 @@ func (s vectorSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Group
 
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree bit for bit.
-func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, error) {
+func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
 	cloned := func(r *rand.Rand, d D) []float64 { return slices.Clone(s.f(r, d)) }
 	return replays(seed, x, n, cloned, s.check, func(a, b []float64) bool {
 		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })

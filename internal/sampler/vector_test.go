@@ -110,14 +110,14 @@ func TestVectorOutputsAreChecked(t *testing.T) {
 // buffer; a mechanism with a generator of its own does not replay.
 func TestVectorReplays(t *testing.T) {
 	buf := make([]float64, 2)
-	ok, err := Vector(func(r *rand.Rand, x float64) []float64 {
+	ok, _, err := Vector(func(r *rand.Rand, x float64) []float64 {
 		buf[0], buf[1] = x, r.NormFloat64()
 		return buf
 	}).Replays(1, 0, 32)
 	require.NoError(t, err)
 	require.True(t, ok)
 	own := rand.New(rand.NewPCG(1, 2))
-	ok, err = Vector(func(_ *rand.Rand, x float64) []float64 { return []float64{x, own.Float64()} }).Replays(1, 0, 32)
+	ok, _, err = Vector(func(_ *rand.Rand, x float64) []float64 { return []float64{x, own.Float64()} }).Replays(1, 0, 32)
 	require.NoError(t, err)
 	require.False(t, ok)
 }
