@@ -175,10 +175,10 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 			p, q, np, nq = q, p, nq, np
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
-		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted}
+		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
 		return Screened[RenyiFinding]{score, RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
-	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped}
+	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
 	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(stat.Pooled(order, held), par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
 }
 

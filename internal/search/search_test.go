@@ -397,3 +397,38 @@ func TestCountOnContinuesCounts(t *testing.T) {
 	require.Equal(t, wx, acc.X, "the counts held are the totals")
 	require.Panics(t, func() { _, _, _ = countOn(src, acc, 6, p, 6*sampler.BlockSize, g) }, "another seed")
 }
+
+// contradicting is a criterion whose screening's held-out estimate is 2 ±
+// 0.1 while its confirmations bound the value at 0.5: a claim of 1 must
+// not pass on such evidence.
+type contradicting struct{ fake }
+
+func (*contradicting) Screen(_ uint64, p fixtures.Pair[int], _ plan.Stage) (xy, yx Screened[finding], err error) {
+	sc := Score{Estimate: 2, StdErr: 0.1, Rank: float64(p.X), HeldOut: 2, HeldOutStdErr: 0.1}
+	return Screened[finding]{sc, finding{p.X}}, Screened[finding]{sc, finding{p.X}}, nil
+}
+
+func (*contradicting) Confirm(uint64, fixtures.Pair[int], plan.Stage, float64, *finding, *finding, *Counts) (a, b Score, err error) {
+	s := Score{Estimate: 0.6, StdErr: 0.04, LowerBound: 0.5, TailShare: 0.3}
+	return s, s, nil
+}
+
+// A screening that saw the claim exceeded on held-out draws, far beyond
+// its noise, leaves an unconfirmed audit unresolved, not passed; one
+// within its noise does not.
+func TestContradictedScreeningIsUnresolved(t *testing.T) {
+	cfg := config(1, inputs(1, 2))
+	cfg.Screening = plan.StageOf(2 * MinContradictionDraws)
+	out, err := Run(&contradicting{}, cfg)
+	require.NoError(t, err)
+	require.False(t, out.Violated)
+	require.Contains(t, out.Unresolved, "estimated 2 (± 0.1) on draws that did not choose its statistic, above the claimed 1")
+	cfg.Run.Threshold = 1.7
+	out, err = Run(&contradicting{}, cfg)
+	require.NoError(t, err)
+	require.Empty(t, out.Unresolved, "2 − 3.9·0.1 (z at 10⁻⁴/4) is not above 1.7")
+	cfg.Run.Threshold, cfg.Screening = 1, plan.StageOf(MinContradictionDraws)
+	out, err = Run(&contradicting{}, cfg)
+	require.NoError(t, err)
+	require.Empty(t, out.Unresolved, "a held-out half too small to trust")
+}
