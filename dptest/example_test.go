@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -188,4 +189,43 @@ func ExampleVector() {
 	// violated: true
 	// bound above 0.8: true
 	// linear discriminant over 3 of 3 coordina
+}
+
+// A mechanism whose noise comes from a slow source (here a remote service,
+// stood in for by a function) can be audited within a time budget: the
+// audit measures the first calls, fits its sample size to the budget (the
+// reproduce line names it) and ends inconclusive rather than pass when it
+// cannot decide in time. Parallelism runs more calls at once for a
+// mechanism that waits rather than computes.
+func ExampleWithin() {
+	_ = func(t *testing.T) { // func TestRemoteLaplace(t *testing.T)
+		remoteNoise := func() float64 { return 0 } // a call to the service
+		mech := dptest.Continuous(func(_ *rand.Rand, x []float64) float64 {
+			s := 0.0
+			for _, v := range x {
+				s += v
+			}
+			return s + remoteNoise()
+		})
+		dptest.RequireDP(t, mech, 1, dptest.Within(30*time.Second), dptest.Parallelism(16))
+	}
+}
+
+// With room to spare between the claim and the mechanism, or a violation by
+// a wide margin, the sequential confirmation decides on about a tenth of
+// its draws: the report says so and counts the calls.
+func ExampleReport_earlyLook() {
+	lap := mechanisms.Laplace{B: 1} // D₂ = 0.62
+	rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 2, 1.5, dptest.Seed(3), dptest.Samples(1_000_000))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("violated:", rep.Violated)
+	fmt.Println("early look:", rep.EarlyLook, rep.Samples)
+	fmt.Println("fewer calls than the planned audit's:", rep.Calls < 13_000_000)
+	// Output:
+	// violated: false
+	// early look: true 106496
+	// fewer calls than the planned audit's: true
 }
