@@ -83,8 +83,11 @@
 // and an audit whose resolution exceeds 1.5 times the claim, whose order-λ
 // evidence lies mostly beyond the most extreme outputs it saw (or rests on
 // them: without them it falls tenfold), whose discrete outputs repeat too
-// rarely to be screened one by one even at the confirmation's size, or whose
-// time ran out ends inconclusive: [ErrInconclusive], never a pass. Require*
+// rarely to be screened one by one even at the confirmation's size, whose
+// screening saw the claim exceeded on held-out draws far beyond its noise
+// while the confirmations, leaning on the tails, stay below it, or whose
+// time ran out ([Within], the test's deadline) ends inconclusive:
+// [ErrInconclusive], never a pass. Require*
 // and Check* fail the test with the reason and the remedy unless
 // [AllowInconclusive] turns it into a skip.
 //
