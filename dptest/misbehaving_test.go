@@ -84,9 +84,21 @@ func TestStoppedAuditsAreInconclusive(t *testing.T) {
 	require.ErrorContains(t, err, "inconclusive: the audit stopped after")
 	require.ErrorContains(t, err, "the context was cancelled")
 
+	// A mechanism that stalls after its first thousand calls until the
+	// deadline: the audit cannot end before it, however fast the machine
+	// (and however early its sequential confirmation would decide).
+	stalling := func(ctx context.Context) dptest.Mechanism[[]float64] {
+		var n atomic.Int64
+		return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+			if n.Add(1) > 1000 {
+				<-ctx.Done()
+			}
+			return mechanisms.Gaussian{Sigma: 1}.Sample(r, x)
+		})
+	}
 	done, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer stop()
-	r := run("TestSlow", func(rt *recorder) { dptest.RequireRDP(rt, slow, 2, 100, dptest.Context(done)) })
+	r := run("TestSlow", func(rt *recorder) { dptest.RequireRDP(rt, stalling(done), 2, 100, dptest.Context(done)) })
 	require.True(t, r.failed)
 	require.Contains(t, r.text(), "(λ=2, ε=100)-RDP audit: inconclusive: the audit stopped after")
 	require.Contains(t, r.text(), "the deadline")
@@ -94,7 +106,7 @@ func TestStoppedAuditsAreInconclusive(t *testing.T) {
 	done2, stop2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer stop2()
 	r = run("TestSlow", func(rt *recorder) {
-		require.True(t, dptest.CheckRDP(rt, slow, 2, 100, dptest.Context(done2), dptest.AllowInconclusive()))
+		require.True(t, dptest.CheckRDP(rt, stalling(done2), 2, 100, dptest.Context(done2), dptest.AllowInconclusive()))
 	})
 	require.False(t, r.failed)
 	require.Empty(t, r.errors)
