@@ -186,18 +186,20 @@ func fitWithin(p plan.Plan, left, took time.Duration, inputs, workers int) (plan
 	perCall := took.Seconds() / float64(plan.ReplayDraws) / float64(workers)
 	seconds := func(q plan.Plan) float64 { return float64(q.PlannedCalls(inputs)) * perCall }
 	budget := WithinShare * left.Seconds()
-	if seconds(p) <= budget {
-		return p, nil
-	}
-	for n := p.Confirmation.Samples * 4 / 5; n > MinSamples; n = n * 4 / 5 {
-		if q := p.WithSamples(n); seconds(q) <= budget {
+	least := p
+	for n := p.Confirmation.Samples; ; n = max(n*4/5, MinSamples) {
+		q := p
+		if n < p.Confirmation.Samples {
+			q = p.WithSamples(n)
+		}
+		if seconds(q) <= budget {
 			return q, nil
 		}
+		least = q
+		if n <= MinSamples {
+			break
+		}
 	}
-	if q := p.WithSamples(MinSamples); seconds(q) <= budget {
-		return q, nil
-	}
-	least := p.WithSamples(MinSamples)
 	return p, &InconclusiveError{
 		Reason: fmt.Sprintf("the time budget leaves %s, and at the %s per call the first calls took (on %d goroutines) even the smallest audit, %s draws per side, would take about %s",
 			left.Round(time.Millisecond), time.Duration(perCall*float64(workers)*float64(time.Second)), workers, thousands(MinSamples), time.Duration(seconds(least)*float64(time.Second)).Round(time.Millisecond)),

@@ -109,7 +109,9 @@ func (s realSource[D]) pilot(seed uint64, x, y D, pilot int) ([]float64, error) 
 	one := func(id uint64, d D) (*stat.Values, error) {
 		// The pilot is sorted before use, so the order in which the
 		// workers' values are gathered does not matter.
-		return Draw(Stream{Seed: seed, ID: id, Stop: s.stop, Workers: s.workers}, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
+		st := s.stream(seed, 0)
+		st.ID = id
+		return Draw(st, pilot, func(r *rand.Rand) float64 { return s.f(r, d) }, stat.CheckFinite, newValues)
 	}
 	px, err := one(streamPilotX, x)
 	if err != nil {
