@@ -71,6 +71,10 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	if err != nil {
 		return rep, err
 	}
+	wide := 0 // wide pairs a run plans (fewer where the generator repeats itself)
+	if cs.gen != nil {
+		wide = p.WidePairs()
+	}
 	first := in[0].Pair
 	replays, took, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
 	if err != nil {
@@ -78,7 +82,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	}
 	rep.NotReplayable = !replays
 	if o.within > 0 {
-		if p, err = fitWithin(p, o.within-time.Since(started), took, len(in), o.parallelism); err != nil {
+		if p, err = fitWithin(p, o.within-time.Since(started), took, len(in), wide, o.parallelism); err != nil {
 			rep.Calls = src.Calls()
 			return rep, err
 		}
@@ -86,7 +90,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 		rep.Settings, rep.Samples, rep.ScreeningSamples, rep.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
 		rep.Settings.Parallelism, rep.Settings.SamplesChosen = o.parallelism, chosen
 	}
-	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(in), logf))
+	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(in), wide, logf))
 	return rep, unresolvedError(stopped(ctx, err, rep.Calls))
 }
 
@@ -181,10 +185,10 @@ const WithinShare = 0.8
 // nothing, and small samples (under a block of draws per goroutine) run
 // on one goroutine anyway; or an inconclusive error when not even
 // MinSamples fits.
-func fitWithin(p plan.Plan, left, took time.Duration, inputs, workers int) (plan.Plan, error) {
+func fitWithin(p plan.Plan, left, took time.Duration, inputs, wide, workers int) (plan.Plan, error) {
 	workers = max(workers, 1)
 	perCall := took.Seconds() / float64(plan.ReplayDraws) / float64(workers)
-	seconds := func(q plan.Plan) float64 { return float64(q.PlannedCalls(inputs)) * perCall }
+	seconds := func(q plan.Plan) float64 { return float64(q.PlannedCalls(inputs, wide)) * perCall }
 	budget := WithinShare * left.Seconds()
 	least := p
 	for n := p.Confirmation.Samples; ; n = max(n*4/5, MinSamples) {
@@ -232,8 +236,9 @@ type candidates[D any] struct {
 	simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
 	// ranged: the simplifier is the default one, which simplifies within
 	// the range of the candidates' records (simplifierFor).
-	ranged bool
-	drawn  map[uint64][]search.Input[D]
+	ranged    bool
+	drawn     map[uint64][]search.Input[D] // a run's candidates, by seed
+	wideDrawn map[uint64][]search.Input[D] // a run's wide pairs, by seed
 }
 
 // candidatesOf gathers the candidates: explicit pairs (options, then the
@@ -258,7 +263,7 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 	if simplify == nil {
 		simplify = fixtures.Simplifier[D]()
 	}
-	cs := &candidates[D]{pairs: pairs, drawn: make(map[uint64][]search.Input[D]), ranged: ranged}
+	cs := &candidates[D]{pairs: pairs, drawn: make(map[uint64][]search.Input[D]), wideDrawn: make(map[uint64][]search.Input[D]), ranged: ranged}
 	if simplify != nil && p.Claim.Kind != plan.KindDataCentric { // the level of one dataset: nothing to simplify
 		cs.simplify = func(q fixtures.Pair[D]) (out []fixtures.Pair[D], err error) {
 			defer recoverInto(&err, "the simplifier")
@@ -327,6 +332,37 @@ func (cs *candidates[D]) inputs(seed uint64) ([]search.Input[D], error) {
 	return in, nil
 }
 
+// wide lists a run's wide pairs (search.Config.Wide): n more pairs its
+// seed draws from the generator, on their own streams, none among in or
+// drawn before; a generator of few distinct pairs repeats them, so it
+// stops after wideAttempts·n draws with what it has. Drawn once per seed.
+func (cs *candidates[D]) wide(seed uint64, in []search.Input[D], n int) ([]search.Input[D], error) {
+	if w, ok := cs.wideDrawn[seed]; ok || cs.gen == nil {
+		return w, nil
+	}
+	seen := make(map[string]bool, len(in)+n)
+	for _, c := range in {
+		seen[fmt.Sprint(c.Pair)] = true
+	}
+	var w []search.Input[D]
+	for i := 0; i < wideAttempts*n && len(w) < n; i++ {
+		p, err := cs.example(int(plan.SubSeed(seed, "generate wide", i) >> 1))
+		if err != nil {
+			return nil, err
+		}
+		if key := fmt.Sprint(p); !seen[key] {
+			seen[key] = true
+			w = append(w, search.Input[D]{Pair: p, Source: fmt.Sprintf("wide %d", len(w)+1)})
+		}
+	}
+	cs.wideDrawn[seed] = w
+	return w, nil
+}
+
+// wideAttempts bounds the draws from the generator for a run's wide pairs
+// at wideAttempts times the pairs wanted.
+const wideAttempts = 4
+
 // example draws one pair from the generator.
 func (cs *candidates[D]) example(seed int) (p fixtures.Pair[D], err error) {
 	defer recoverInto(&err, "the generator of neighbours")
@@ -351,10 +387,14 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if err != nil {
 		return err
 	}
+	wide, err := cs.wide(r.Seed, in, p.WidePairs())
+	if err != nil {
+		return err
+	}
 	rep.Searched = describePairs(in)
 	cfg := search.Config[D]{
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
-		Candidates: in, Simplify: cs.simplifierFor(in),
+		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
 	}
 	cfg.Early = earlyLook(p)
 	if pr.logf != nil {
@@ -496,6 +536,7 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 	rep.Direction = out.Direction(best)
 	finding(best.Finding)
 	rep.PairsSearched, rep.Confirmed, rep.PerConfirmation, rep.Elapsed = out.PairsSearched, len(out.Confirmed), out.PerConfirm, out.Elapsed
+	rep.WideScreened, rep.WidePromoted, rep.WideSkipped = out.Wide.Screened, out.Wide.Promoted, out.Wide.Skipped
 	for _, c := range out.Confirmed {
 		rep.Confirmations = append(rep.Confirmations, Confirmation{
 			Witness: c.Pair, Direction: out.Direction(c), Screening: c.Screening.Estimate,

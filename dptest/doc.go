@@ -50,7 +50,10 @@
 // # Statistics
 //
 // Every assertion screens candidate pairs of neighbouring datasets (both
-// directions of each) on modest samples, then confirms the two most
+// directions of each) on modest samples (with a generator, five times as
+// many more on small samples, promoting to a full screening at most two
+// that clearly beat the best candidate: Report.WideScreened), then
+// confirms the two most
 // divergent (pair, direction) candidates twice each on fresh samples, with a
 // lower bound at level α′ = √(α/2) per confirmation. It fails iff both
 // confirmations of a candidate exceed the claim, so a mechanism that meets

@@ -24,9 +24,9 @@ type progress struct {
 
 // newProgress plans the calls of an audit (plan.PlannedCalls: an
 // estimate).
-func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs int, logf func(string, ...any)) *progress {
+func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs, wide int, logf func(string, ...any)) *progress {
 	now := time.Now()
-	return &progress{calls: src.Calls, planned: p.PlannedCalls(inputs), start: now, last: now, logf: logf}
+	return &progress{calls: src.Calls, planned: p.PlannedCalls(inputs, wide), start: now, last: now, logf: logf}
 }
 
 // report logs the progress if progressEvery has passed since the last

@@ -49,7 +49,18 @@ type Report struct {
 	// typed.
 	Witness       any
 	Samples       int // confirming sample size per side (of the deciding confirmation)
-	PairsSearched int
+	PairsSearched int // pairs screened in full
+	// WideScreened is the number of further pairs drawn from the generator
+	// and screened on a small sample only (a sixty-fourth of the
+	// screening's draws, at least 2,000; the most divergent eight again on
+	// an eighth), to
+	// find a pair a violation needs that the candidates rarely hold;
+	// WidePromoted of them clearly beat the best candidate and were
+	// screened in full (counted in PairsSearched); WideSkipped of those
+	// small screenings could not estimate (outputs too sparse to resolve).
+	// The wide screening runs unless a candidate's screening already shows
+	// the claim exceeded by half.
+	WideScreened, WidePromoted, WideSkipped int
 	// Searched names the neighbour relation and the domain of the
 	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.
 	Searched string
@@ -279,6 +290,9 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "    unbounded:    the event never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", thousands(e.Samples))
 	}
 	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", e.PairsSearched, e.Confirmed)
+	if w := e.wideText(); w != "" {
+		fmt.Fprintf(&b, "    wide search:  %s\n", w)
+	}
 	if r.Short {
 		fmt.Fprintf(&b, "    note:         -short reduced the sample sizes\n")
 	}
@@ -287,6 +301,26 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "    To reproduce: %s", r.Reproduce())
 	return b.String()
+}
+
+// wideText describes the wide screening, or is empty when there was none.
+func (r Report) wideText() string {
+	if r.WideScreened+r.WideSkipped == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d more pairs screened on small samples, %d of them then in full", r.WideScreened, r.WidePromoted)
+	if r.WideSkipped > 0 {
+		s += fmt.Sprintf("; %d of those small screenings could not estimate on so few draws", r.WideSkipped)
+	}
+	return s
+}
+
+// searchedText is the success line's description of the search.
+func (r Report) searchedText() string {
+	if w := r.wideText(); w != "" {
+		return r.Searched + "; " + w
+	}
+	return r.Searched
 }
 
 const notReplayable = "the mechanism does not draw only from the generator it is given: this seed cannot replay the verdict"
@@ -305,7 +339,7 @@ func (r Report) successLine() string {
 		samples += fmt.Sprintf(" (the early look: every upper bound under %s of the claim)", percent(plan.HoldShare))
 	}
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s, %s mechanism calls, %s",
-		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.Searched, samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {
 		s += "; the vectors were scored by the " + r.Score
 	}

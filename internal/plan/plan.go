@@ -29,6 +29,18 @@ const (
 	// and pair (at least 2·MinSamples: a Rényi screening estimates on each
 	// half).
 	ScreenFraction = 10
+	// WidePerCandidate, WideFraction, WideSifted and WideSiftFraction:
+	// besides the Candidates pairs it screens in full, a run draws
+	// WidePerCandidate times as many pairs from the generator, screens
+	// them coarsely on 1/WideFraction of the screening's draws (at least
+	// 2·MinSamples, with a pilot of an eighth: wideStage), and the
+	// WideSifted most divergent of them again on 1/WideSiftFraction, to
+	// find the pairs a violation needs that random candidates rarely hold;
+	// see search.Config.Wide.
+	WidePerCandidate = 5
+	WideFraction     = 64
+	WideSifted       = 8
+	WideSiftFraction = 8
 	// Confirmed is the number K of (pair, direction) candidates a run of
 	// the engine confirms, twice each.
 	Confirmed = 2

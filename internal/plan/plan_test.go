@@ -267,3 +267,31 @@ func TestEarlyConfirmation(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, EarlyConfirmation(DefaultSamples), p.EarlyConfirmation)
 }
+
+// The wide screening: WidePerCandidate pairs a candidate on a sixty-fourth
+// of the screening, at least 2·MinSamples (its pilot an eighth of that),
+// the sifted ones on an eighth; none where the coarse stage would not be
+// smaller than the screening. The planned calls count both stages.
+func TestWideStages(t *testing.T) {
+	p, err := Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, Stage{Samples: 2000, Pilot: 250}, p.Wide)
+	require.Equal(t, StageOf(12_500), p.WideSift)
+	require.Equal(t, 100, p.WidePairs())
+	require.Equal(t, p.PlannedCalls(20, 0)+2*(100*(2000+250)+WideSifted*(12_500+1562)), p.PlannedCalls(20, 100))
+	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Samples: 10_000_000, SamplesSet: true}, false)
+	require.NoError(t, err)
+	require.Equal(t, Stage{Samples: 15_625, Pilot: 1953}, p.Wide)
+
+	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, true)
+	require.NoError(t, err)
+	require.Equal(t, Stage{Samples: 2 * MinSamples, Pilot: 250}, p.Wide)
+	require.Equal(t, StageOf(2500), p.WideSift)
+	require.Equal(t, WidePerCandidate*ShortCandidates, p.WidePairs())
+
+	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Samples: 20_000, SamplesSet: true}, false)
+	require.NoError(t, err)
+	require.Equal(t, Stage{}, p.Wide)
+	require.Equal(t, 0, p.WidePairs())
+	require.Equal(t, p.PlannedCalls(20, 0), p.PlannedCalls(20, 100))
+}

@@ -45,9 +45,15 @@ type Plan struct {
 	// EarlyConfirmation is the stage of the sequential confirmation's
 	// early look; see EarlyConfirmation.
 	EarlyConfirmation Stage
-	Candidates        int // pairs drawn from a generator
-	Runs              []Run
-	Verbose           bool
+	// Wide and WideSift are the stages of the coarse screening of the wide
+	// pairs (WidePerCandidate·Candidates of them, from the generator) and
+	// of the second screening of the WideSifted most divergent; both the
+	// zero Stage, for no wide screening, where the coarse one would not be
+	// smaller than the screening.
+	Wide, WideSift Stage
+	Candidates     int // pairs drawn from a generator
+	Runs           []Run
+	Verbose        bool
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
@@ -141,6 +147,26 @@ func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
+	p.Wide, p.WideSift = Stage{}, Stage{}
+	if w := max(2*MinSamples, p.Screening.Samples/WideFraction); w < p.Screening.Samples {
+		p.Wide = wideStage(w)
+		p.WideSift = StageOf(max(w, p.Screening.Samples/WideSiftFraction))
+	}
+}
+
+// wideStage is the coarse screening's stage of n draws per side: its
+// pilot is an eighth of n, even below MinPilot (at the default 2,000
+// draws a pilot of MinPilot would cost a wide pair a third of its draws;
+// a screening that only ranks pairs can fix its statistic on fewer).
+func wideStage(n int) Stage { return Stage{Samples: n, Pilot: max(1, n/8)} }
+
+// WidePairs is the number of wide pairs a run draws besides its
+// Candidates: WidePerCandidate·Candidates, or none without a wide stage.
+func (p Plan) WidePairs() int {
+	if p.Wide.Samples == 0 {
+		return 0
+	}
+	return WidePerCandidate * p.Candidates
 }
 
 // WithSamples returns the plan at n confirming draws per side (at least
@@ -161,14 +187,18 @@ func (p Plan) WithSamples(n int) Plan {
 }
 
 // PlannedCalls estimates the mechanism calls of an audit of inputs
-// candidate pairs: every run screens each input (pilot and sample) and
-// confirms at most Confirmed candidates twice. Improvement,
+// candidate pairs and wide wide pairs: every run screens each input (pilot
+// and sample), screens each wide pair coarsely (Plan.Wide) and at most
+// WideSifted of them again (Plan.WideSift), and confirms at most
+// Confirmed candidates twice. Promoted wide pairs, improvement,
 // simplification and refined screenings come on top, and an early look
 // can end a run sooner.
-func (p Plan) PlannedCalls(inputs int) int64 {
+func (p Plan) PlannedCalls(inputs, wide int) int64 {
 	planned := int64(0)
 	for range p.Runs {
 		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot) +
+			int64(wide)*2*int64(p.Wide.Samples+p.Wide.Pilot) +
+			int64(min(wide, WideSifted))*2*int64(p.WideSift.Samples+p.WideSift.Pilot) +
 			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
 	}
 	return planned

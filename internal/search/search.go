@@ -98,6 +98,10 @@ type Config[D any] struct {
 	Screening    plan.Stage
 	Confirmation plan.Stage
 	Candidates   []Input[D] // screened in order
+	// Wide are more pairs, screened only at WideScreening's size unless
+	// they clearly beat the best candidate (see [screening.widen]).
+	Wide                    []Input[D]
+	WideScreening, WideSift plan.Stage
 	// Early, if it has fewer samples than Confirmation (whole blocks of
 	// sampler.BlockSize), is the stage of the sequential confirmation's
 	// early look (see plan.EarlyConfirmation):
@@ -142,7 +146,8 @@ func (c Candidate[D, F]) Estimate() float64 {
 type Outcome[D, F any] struct {
 	Best          Candidate[D, F]   // the witness: see [decide]
 	Confirmed     []Candidate[D, F] // all confirmed candidates
-	PairsSearched int               // distinct pairs screened (explicit, generated, simplified)
+	PairsSearched int               // distinct pairs screened in full (explicit, generated, simplified, promoted)
+	Wide          WideResult        // the wide screening
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
@@ -175,7 +180,8 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 }
 
 // Run audits the claim "the criterion is at most cfg.Run.Threshold" for
-// every candidate pair: screen, improve, simplify, refine, confirm, decide.
+// every candidate pair: screen, widen, improve, simplify, refine, confirm,
+// decide.
 //
 // False-failure probability. If the mechanism satisfies the claim, every
 // candidate's true value is at most the threshold, each confirmation's
@@ -197,6 +203,10 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	if err := s.screenAll(); err != nil {
 		return Outcome[D, F]{}, err
 	}
+	wide, err := s.widen()
+	if err != nil {
+		return Outcome[D, F]{}, err
+	}
 	if err := s.improve(); err != nil {
 		return Outcome[D, F]{}, err
 	}
@@ -206,7 +216,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	if err := s.refine(); err != nil {
 		return Outcome[D, F]{}, err
 	}
-	base := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Directions: crit.Directions()}
+	base := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Wide: wide, Directions: crit.Directions()}
 	var accs []*Counts
 	final := cfg
 	if early := cfg.Early; early.Samples > 0 {

@@ -432,3 +432,118 @@ func TestContradictedScreeningIsUnresolved(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, out.Unresolved, "a held-out half too small to trust")
 }
+
+// sized is a criterion whose screening of pair X = k estimates k in the
+// direction X→Y (0 in the other) with standard error 30/√(draws), except
+// for pairs in noisy (estimate k + 3 standard errors: a lucky screening),
+// unbounded (an infinite standard error and a lower bound of k − 1, as a
+// Rényi event the other side never produced gives), sparse (a
+// statistical error) and broken (a failed draw); confirmations
+// bound the estimate less 0.1. It records the stage sizes each pair was
+// screened at.
+type sized struct {
+	mu                               sync.Mutex
+	noisy, sparse, broken, unbounded map[int]bool
+	stages                           map[int][]int
+}
+
+func (*sized) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (s *sized) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx Screened[finding], err error) {
+	s.mu.Lock()
+	s.stages[p.X] = append(s.stages[p.X], st.Samples)
+	s.mu.Unlock()
+	switch {
+	case s.broken[p.X]:
+		return xy, yx, &sampler.DrawError{Dataset: "X", Err: errors.New("draw 3: panic")}
+	case s.sparse[p.X]:
+		return xy, yx, &stat.SparseError{Values: 10, Draws: 20}
+	}
+	se := 30 / math.Sqrt(float64(st.Samples))
+	k := float64(p.X)
+	if s.noisy[p.X] {
+		k += 3 * se
+	}
+	if s.unbounded[p.X] {
+		return Screened[finding]{Score{Estimate: k, StdErr: math.Inf(1), LowerBound: k - 1, Rank: k}, finding{p.X}},
+			Screened[finding]{Score{StdErr: se}, finding{p.X}}, nil
+	}
+	return Screened[finding]{Score{Estimate: k, StdErr: se, Rank: k}, finding{p.X}},
+		Screened[finding]{Score{StdErr: se}, finding{p.X}}, nil
+}
+
+func (*sized) Confirm(_ uint64, p fixtures.Pair[int], _ plan.Stage, _ float64, xy, yx *finding, _ *Counts) (a, b Score, err error) {
+	k := float64(p.X)
+	return Score{Estimate: k, LowerBound: k - 0.1}, Score{LowerBound: -1}, nil
+}
+
+func sizedConfig(threshold float64, candidates, wide []int) Config[int] {
+	cfg := config(threshold, inputs(candidates...))
+	cfg.Screening, cfg.WideScreening, cfg.WideSift = plan.Stage{Samples: 10000}, plan.Stage{Samples: 100}, plan.Stage{Samples: 1000}
+	cfg.Wide = inputs(wide...)
+	return cfg
+}
+
+// The wide stage screens every wide pair coarsely (standard error 3
+// here), the plan.WideSifted of highest rank again (0.95), and promotes
+// to a full screening, at most MaxWidePromoted, only those whose sifting
+// rank less z = 2.73 standard errors exceeds the best candidate's, 3:
+// the wide pairs 9 and 8 are promoted; 7 would be a third; 5 is ahead,
+// but not clearly; 0 led the coarse screening by luck; -4, -5 and -6
+// rank below the sifted eight; the sparse 11 is skipped and counted. A
+// failed draw on a wide pair is the pair's error, as on any pair.
+func TestWideScreeningPromotesOnlyPairsClearlyAhead(t *testing.T) {
+	s := &sized{noisy: map[int]bool{0: true}, sparse: map[int]bool{11: true}, stages: map[int][]int{}}
+	cfg := sizedConfig(4, []int{1, 3}, []int{-1, -2, -3, 5, 7, 0, 9, 11, 8, -4, -5, -6})
+	out, err := Run(s, cfg)
+	require.NoError(t, err)
+	require.True(t, out.Violated)
+	require.Equal(t, 9, out.Best.Pair.X)
+	require.Equal(t, WideResult{Screened: 12, Sifted: plan.WideSifted, Skipped: 1, Promoted: 2, Samples: 100}, out.Wide)
+	for x, want := range map[int][]int{9: {100, 1000, 10000}, 8: {100, 1000, 10000}, 7: {100, 1000}, 5: {100, 1000}, 0: {100, 1000}, -3: {100, 1000}, -4: {100}, 11: {100}} {
+		require.Equal(t, want, s.stages[x], "pair %d", x)
+	}
+	require.Equal(t, 4, out.PairsSearched, "the candidates and the promoted pairs")
+
+	s = &sized{noisy: map[int]bool{0: true}, stages: map[int][]int{}}
+	out, err = Run(s, sizedConfig(4, []int{1, 3}, []int{5, 0}))
+	require.NoError(t, err)
+	require.Equal(t, 0, out.Wide.Promoted, "with promotions to spare, neither 5 nor the lucky 0 is clearly ahead")
+	require.False(t, out.Violated)
+
+	s = &sized{broken: map[int]bool{7: true}, stages: map[int][]int{}}
+	_, err = Run(s, cfg)
+	var pe *PairError[int]
+	require.ErrorAs(t, err, &pe)
+	require.Equal(t, 7, pe.Pair.X)
+	require.Contains(t, pe.Stage, "wide screening")
+}
+
+// No wide screening when a candidate's screening already shows the claim
+// exceeded by more than half (WideSkipMargin); just above it is not
+// enough, the best of many screenings being biased upwards.
+func TestWideScreeningOnlyWithoutAClearViolation(t *testing.T) {
+	s := &sized{stages: map[int][]int{}}
+	out, err := Run(s, sizedConfig(4, []int{1, 7}, []int{9}))
+	require.NoError(t, err)
+	require.Equal(t, WideResult{Samples: 100}, out.Wide)
+	require.Empty(t, s.stages[9])
+
+	s = &sized{stages: map[int][]int{}}
+	out, err = Run(s, sizedConfig(4, []int{1, 5}, []int{9}))
+	require.NoError(t, err)
+	require.Equal(t, 1, out.Wide.Promoted)
+	require.Equal(t, 9, out.Best.Pair.X)
+}
+
+// A sifting screening with an infinite standard error (an event the other
+// dataset never produced: the worst violations) is promoted on its lower
+// bound, not dropped at −∞.
+func TestWideScreeningPromotesUnboundedPairs(t *testing.T) {
+	s := &sized{unbounded: map[int]bool{6: true}, stages: map[int][]int{}}
+	out, err := Run(s, sizedConfig(4, []int{1, 3}, []int{6, -1}))
+	require.NoError(t, err)
+	require.Equal(t, 1, out.Wide.Promoted)
+	require.Equal(t, 6, out.Best.Pair.X)
+	require.True(t, out.Violated)
+}

@@ -1,0 +1,177 @@
+package search
+
+import (
+	"cmp"
+	"errors"
+	"math"
+	"slices"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/sampler"
+)
+
+// Wide screening. A violation can need a pair that random candidates
+// rarely hold: a DP-SGD step that clips the summed gradient exceeds its
+// claim only on pairs whose added example opposes and outweighs one
+// already there, about one random pair in 25. Screening five times as
+// many pairs in full would cost five times the screening; instead the
+// wide pairs (Config.Wide) are screened on a small sample
+// (Config.WideScreening), the plan.WideSifted most divergent again on a
+// larger one (Config.WideSift), and only those that then clearly beat the
+// best candidate are screened in full and join the candidates. The
+// candidates keep their full screening, so the rare outputs a full
+// screening can see are seen as before: the wide stage only adds pairs,
+// and as every screening it chooses, it never confirms. It runs unless a
+// candidate's screening already shows a clear violation (WideSkipMargin).
+const (
+	// WideLevel is the level, after Bonferroni over the sifted pairs'
+	// directions, at which a sifting screening must beat the best
+	// candidate's rank for its pair to be promoted: a promotion costs a
+	// full screening, and the best of several estimates is biased upwards.
+	WideLevel = 0.05
+	// MaxWidePromoted caps the wide pairs promoted to a full screening.
+	MaxWidePromoted = 2
+	// WideSkipMargin: the wide stage is skipped when the best candidate's
+	// screening exceeds WideSkipMargin times the claim at
+	// plan.TriggerLevel (after Bonferroni over the candidates), a
+	// violation its confirmation will show. A screening just above the
+	// claim is not enough: the best of many screenings is biased upwards,
+	// and a pair at the claim screened at 1.38 against 1 would otherwise
+	// leave the run without its wide search.
+	WideSkipMargin = 1.5
+)
+
+// WideResult says what a run's wide screening did.
+type WideResult struct {
+	Screened int // wide pairs screened coarsely
+	Sifted   int // of them, screened again on the larger sample
+	// Skipped are the coarse or sifting screenings among them that could
+	// not estimate (outputs too sparse to resolve at their size, say); the
+	// mechanism's own failures end the run as on any pair.
+	Skipped  int
+	Promoted int // wide pairs screened again in full, now candidates
+	Samples  int // the coarse screening's draws per side
+}
+
+// widen screens the wide pairs coarsely, screens the plan.WideSifted of
+// highest rank (either direction) again on the sifting stage, and
+// promotes to a full screening, as candidates, at most MaxWidePromoted
+// whose sifting rank less z standard errors (z at WideLevel over the
+// sifted directions) exceeds the best candidate's rank, most clearly
+// ahead first. Each stage draws afresh, so a promoted pair leads only on
+// its full screening's evidence.
+func (s *screening[D, F]) widen() (WideResult, error) {
+	res := WideResult{Samples: s.cfg.WideScreening.Samples}
+	if len(s.cfg.Wide) == 0 || res.Samples == 0 {
+		return res, nil
+	}
+	z := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	if c := s.cands[0].Screening; c.Estimate-z*c.StdErr > WideSkipMargin*s.cfg.Run.Threshold {
+		s.logf("wide screening skipped: a candidate's screening already shows the claim exceeded by more than %g times", WideSkipMargin)
+		return res, nil
+	}
+	coarse, err := s.wideStage(s.cfg.Wide, "wide", s.cfg.WideScreening, &res)
+	if err != nil {
+		return res, err
+	}
+	res.Screened = len(s.cfg.Wide)
+	sortRanked(coarse)
+	sifted, err := s.wideStage(inputsOf(coarse[:min(len(coarse), plan.WideSifted)]), "sift", s.cfg.WideSift, &res)
+	if err != nil {
+		return res, err
+	}
+	res.Sifted = len(sifted)
+	best := s.cands[0].Screening.Rank
+	z = numeric.UpperNormalQuantile(WideLevel / float64(2*max(1, len(sifted))))
+	for i := range sifted {
+		sifted[i].rank = promotionMargin(sifted[i].score, z)
+	}
+	sortRanked(sifted)
+	for _, w := range sifted {
+		if !(w.rank > best) {
+			break
+		}
+		if res.Promoted == MaxWidePromoted {
+			s.logf("wide pair %s also beats the best candidate (%.4g against %.4g) but is not promoted: at most %d are", w.in.Source, w.rank, best, MaxWidePromoted)
+			continue
+		}
+		s.logf("wide pair %s promoted: its sifting rank less %.3g standard errors (or its lower bound, where the standard error is infinite), %.4g, exceeds the best candidate's %.4g", w.in.Source, z, w.rank, best)
+		if err := s.screen(w.in.Pair, w.in.Source); err != nil {
+			return res, err
+		}
+		res.Promoted++
+	}
+	sortByRank(s.cands)
+	s.logf("wide screening: %d pairs at %d draws per side, %d again at %d, %d skipped, %d promoted",
+		res.Screened, res.Samples, res.Sifted, s.cfg.WideSift.Samples, res.Skipped, res.Promoted)
+	return res, nil
+}
+
+// ranked is a wide pair's screening of its higher-ranked direction and
+// the rank it is ordered by.
+type ranked[D any] struct {
+	in    Input[D]
+	score Score
+	rank  float64
+}
+
+// promotionMargin is a sifting screening's rank less z standard errors,
+// or, where its standard error is not finite (a Rényi event the other
+// dataset never produced in the held-out draws, as an unbounded divergence
+// shows), its lower bound at plan.TriggerLevel: the pairs of the worst
+// violations must not fall to −∞.
+func promotionMargin(sc Score, z float64) float64 {
+	if math.IsInf(sc.StdErr, 0) || math.IsNaN(sc.StdErr) {
+		return sc.LowerBound
+	}
+	return sc.Rank - z*sc.StdErr
+}
+
+func sortRanked[D any](rs []ranked[D]) {
+	slices.SortStableFunc(rs, func(a, b ranked[D]) int { return cmp.Compare(b.rank, a.rank) })
+}
+
+func inputsOf[D any](rs []ranked[D]) []Input[D] {
+	in := make([]Input[D], len(rs))
+	for i, r := range rs {
+		in[i] = r.in
+	}
+	return in
+}
+
+// wideStage screens the inputs at st on streams of label and returns
+// those it could estimate, in order, counting the others in res.Skipped;
+// a failure of the mechanism is returned as the pair's error.
+func (s *screening[D, F]) wideStage(in []Input[D], label string, st plan.Stage, res *WideResult) ([]ranked[D], error) {
+	pairs := make([]fixtures.Pair[D], len(in))
+	for i, c := range in {
+		pairs[i] = c.Pair
+	}
+	var out []ranked[D]
+	for i, r := range s.screenConcurrently(pairs, label, st) {
+		if r.err != nil {
+			if mechanismFailure(r.err) {
+				return nil, &PairError[D]{Pair: pairs[i], Stage: label + " screening " + in[i].Source, Err: r.err}
+			}
+			res.Skipped++
+			s.logf("%s screening of %s skipped: %v", label, in[i].Source, r.err)
+			continue
+		}
+		d := r.dirs[0]
+		if r.dirs[1].Rank > d.Rank {
+			d = r.dirs[1]
+		}
+		out = append(out, ranked[D]{in[i], d.Score, d.Rank})
+	}
+	return out, nil
+}
+
+// mechanismFailure reports whether a screening error is the mechanism's
+// (a draw that failed, a dataset it changed, draws stopped by the
+// deadline) rather than the statistic's at the screening's size.
+func mechanismFailure(err error) bool {
+	var draw *sampler.DrawError
+	return errors.As(err, &draw) || errors.Is(err, sampler.ErrStopped) || errors.Is(err, sampler.ErrMutatedInput)
+}
