@@ -53,13 +53,12 @@ type Report struct {
 	// WideScreened is the number of further pairs drawn from the generator
 	// and screened on a small sample only (a sixty-fourth of the
 	// screening's draws, at least 2,000; the most divergent eight again on
-	// an eighth), to
-	// find a pair a violation needs that the candidates rarely hold;
-	// WidePromoted of them clearly beat the best candidate and were
-	// screened in full (counted in PairsSearched); WideSkipped of those
-	// small screenings could not estimate (outputs too sparse to resolve).
-	// The wide screening runs unless a candidate's screening already shows
-	// the claim exceeded by half.
+	// an eighth), to find a pair a violation needs that the candidates
+	// rarely hold; WidePromoted of them clearly beat the best candidate and
+	// were screened in full (counted in PairsSearched); WideSkipped of
+	// those small screenings could not estimate (outputs too sparse to
+	// resolve). The wide screening runs unless a candidate's screening
+	// already shows the claim exceeded by half.
 	WideScreened, WidePromoted, WideSkipped int
 	// Searched names the neighbour relation and the domain of the
 	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.

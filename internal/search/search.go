@@ -1,7 +1,9 @@
 // Package search is the engine behind every dptest assertion, the same for
 // every criterion: it screens candidate pairs of neighbouring datasets in
-// both directions on modest samples ([screening]), simplifies the most
-// divergent pair ([screening.simplify]), screens again at full size the
+// both directions on modest samples ([screening]), screens many more
+// generated pairs on small samples and promotes those that clearly beat
+// the best ([screening.widen]), simplifies the most divergent pair
+// ([screening.simplify]), screens again at full size the
 // leading pairs whose outputs the screening could not resolve
 // ([screening.refine]), confirms the most divergent
 // (pair, direction) candidates on fresh, larger samples with a lower bound
