@@ -304,7 +304,7 @@ func (r Report) String() string {
 
 // wideText describes the wide screening, or is empty when there was none.
 func (r Report) wideText() string {
-	if r.WideScreened+r.WideSkipped == 0 {
+	if r.WideScreened == 0 {
 		return ""
 	}
 	s := fmt.Sprintf("%d more pairs screened on small samples, %d of them then in full", r.WideScreened, r.WidePromoted)

@@ -73,11 +73,7 @@ func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened
 // those of screening the inputs one by one.
 func (s *screening[D, F]) screenAll() error {
 	in := s.cfg.Candidates
-	pairs := make([]fixtures.Pair[D], len(in))
-	for i, c := range in {
-		pairs[i] = c.Pair
-	}
-	for i, r := range s.screenConcurrently(pairs, "screen", s.cfg.Screening) {
+	for i, r := range s.screenConcurrently(pairsOf(in), "screen", s.cfg.Screening) {
 		s.screened++
 		if err := s.add(in[i].Pair, in[i].Source, r.dirs[0], r.dirs[1], r.err); err != nil {
 			return err
@@ -88,6 +84,15 @@ func (s *screening[D, F]) screenAll() error {
 	}
 	sortByRank(s.cands)
 	return nil
+}
+
+// pairsOf lists the inputs' pairs, in order.
+func pairsOf[D any](in []Input[D]) []fixtures.Pair[D] {
+	pairs := make([]fixtures.Pair[D], len(in))
+	for i, c := range in {
+		pairs[i] = c.Pair
+	}
+	return pairs
 }
 
 func sortByRank[D, F any](cands []Candidate[D, F]) {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
@@ -67,8 +66,8 @@ func (s *screening[D, F]) widen() (WideResult, error) {
 	if len(s.cfg.Wide) == 0 || res.Samples == 0 {
 		return res, nil
 	}
-	z := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
-	if c := s.cands[0].Screening; c.Estimate-z*c.StdErr > WideSkipMargin*s.cfg.Run.Threshold {
+	zSkip := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	if c := s.cands[0].Screening; c.Estimate-zSkip*c.StdErr > WideSkipMargin*s.cfg.Run.Threshold {
 		s.logf("wide screening skipped: a candidate's screening already shows the claim exceeded by more than %g times", WideSkipMargin)
 		return res, nil
 	}
@@ -84,7 +83,7 @@ func (s *screening[D, F]) widen() (WideResult, error) {
 	}
 	res.Sifted = len(sifted)
 	best := s.cands[0].Screening.Rank
-	z = numeric.UpperNormalQuantile(WideLevel / float64(2*max(1, len(sifted))))
+	z := numeric.UpperNormalQuantile(WideLevel / float64(2*max(1, len(sifted))))
 	for i := range sifted {
 		sifted[i].rank = promotionMargin(sifted[i].score, z)
 	}
@@ -145,10 +144,7 @@ func inputsOf[D any](rs []ranked[D]) []Input[D] {
 // those it could estimate, in order, counting the others in res.Skipped;
 // a failure of the mechanism is returned as the pair's error.
 func (s *screening[D, F]) wideStage(in []Input[D], label string, st plan.Stage, res *WideResult) ([]ranked[D], error) {
-	pairs := make([]fixtures.Pair[D], len(in))
-	for i, c := range in {
-		pairs[i] = c.Pair
-	}
+	pairs := pairsOf(in)
 	var out []ranked[D]
 	for i, r := range s.screenConcurrently(pairs, label, st) {
 		if r.err != nil {
