@@ -71,6 +71,14 @@
 // EarlyLook says which look decided. A DP claim
 // splits α in three, between its local audit and its hockey-stick and
 // Rényi cross-checks; the report's Settings list the split. The
+// hockey-stick cross-check claims δ = 0, which no upper bound can lie
+// under a share of: it holds early when every likelihood-ratio test beside
+// its event shows its log-ratio, estimate + 2.33 standard errors, inside ε,
+// and no test counts outputs of one dataset alone. With [Quick] an audit
+// first looks quickly (an eighth of the screening, a fortieth of the
+// confirmation, 5% of α) and decides claims far from the truth there, for
+// five to ten times fewer calls, at the price of a screening that sees
+// rare outputs less well (Report.QuickLook). The
 // approximate-DP and Gaussian-DP bounds need no normal approximation at
 // all: exact Clopper–Pearson bounds on one event's two probabilities. A Rényi confirmation bounds either cells grouped
 // by their ratio (the plug-in of [KAD24]) or one event of the most telling

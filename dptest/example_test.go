@@ -212,20 +212,25 @@ func ExampleWithin() {
 }
 
 // With room to spare between the claim and the mechanism, or a violation by
-// a wide margin, the sequential confirmation decides on about a tenth of
-// its draws: the report says so and counts the calls.
+// a wide margin, an audit with Quick decides at its quick look: the candidates
+// screened on an eighth of the screening's draws and confirmed on a
+// fortieth of the planned confirmation's. Closer to the truth it decides
+// at the early look of the sequential confirmation, after the full
+// screening, on about a tenth of the planned draws. The report says which
+// and counts the calls.
 func ExampleReport_earlyLook() {
 	lap := mechanisms.Laplace{B: 1} // D₂ = 0.62
-	rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 2, 1.5, dptest.Seed(3), dptest.Samples(1_000_000))
-	if err != nil {
-		fmt.Println(err)
-		return
+	m := dptest.Continuous(lap.Sample)
+	for _, claim := range []float64{1.5, 0.9} {
+		rep, err := dptest.AuditRDP(m, 2, claim, dptest.Seed(3), dptest.Samples(1_000_000), dptest.Quick())
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("claim %v: violated %v, quick look %v, early look %v, %d samples per side, fewer calls than the planned audit's: %v\n",
+			claim, rep.Violated, rep.QuickLook, rep.EarlyLook, rep.Samples, rep.Calls < 13_000_000)
 	}
-	fmt.Println("violated:", rep.Violated)
-	fmt.Println("early look:", rep.EarlyLook, rep.Samples)
-	fmt.Println("fewer calls than the planned audit's:", rep.Calls < 13_000_000)
 	// Output:
-	// violated: false
-	// early look: true 106496
-	// fewer calls than the planned audit's: true
+	// claim 1.5: violated false, quick look true, early look false, 25000 samples per side, fewer calls than the planned audit's: true
+	// claim 0.9: violated false, quick look false, early look true, 106496 samples per side, fewer calls than the planned audit's: true
 }

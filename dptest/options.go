@@ -176,6 +176,25 @@ func Verbose() Option {
 	return option{"Verbose", auditKinds, func(o *options) { o.settings.Verbose = true }}
 }
 
+// Quick makes the audit look quickly first: it screens its candidates on
+// an eighth of the screening's draws, and where that screening shows a
+// clear violation or room to spare, confirms on a fortieth of the planned
+// draws and decides there (Report.QuickLook); otherwise the full audit
+// follows, at 95% of the false-failure budget (the quick look spends the
+// rest). A claim far from the mechanism's truth, either way, then costs
+// five to ten times fewer calls. The price is the screening's reach: a
+// pass at the quick look rests on statistics chosen from 12,500 draws per
+// side rather than 100,000, and outputs rarer than about one in a few
+// hundred can go unseen there (an atom of one output in 300 that the
+// full audit fails, or calls inconclusive, passed quick looks when
+// measured), so it is for slow mechanisms whose claims have room, not
+// for a last check of a tight one. -dptest.quick and DPTEST_QUICK set it
+// too. Audits of fewer than 400,000 confirming draws (go test -short)
+// have no quick look.
+func Quick() Option {
+	return option{"Quick", searchKinds, func(o *options) { o.settings.Quick = true }}
+}
+
 // AllowInconclusive turns an inconclusive audit (see [ErrInconclusive]) from
 // a test failure into a skip (t.Skipf, where t has it; else a log line and
 // a pass of the Check form). Audit* still return the error.

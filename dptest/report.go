@@ -76,6 +76,15 @@ type Report struct {
 	// bound under 80% of it. A DP claim's cross-checks decide on their own
 	// (see CrossChecks).
 	EarlyLook bool
+	// QuickLook is set when this audit's criterion decided at its quick
+	// look, before the full screening: the candidates screened on an
+	// eighth of the screening's draws and confirmed on a fortieth of the
+	// planned confirmation's (Samples is then the quick look's), where the
+	// claim was violated already, or held with margin by the early look's
+	// rules. Such a pass rests on a screening that saw outputs down to
+	// about one in its draws per side (Settings.QuickScreeningSamples)
+	// rather than one in the full screening's.
+	QuickLook bool
 
 	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
 	// or "D(M(Y)‖M(X))" for RDP, "ln f_X − ln f_Y" or "ln f_Y − ln f_X"
@@ -152,17 +161,20 @@ type Report struct {
 // Settings are the settings an audit ran with: the options, the flags, the
 // environment and the defaults, resolved.
 type Settings struct {
-	Samples          int     // confirming outputs per side
-	EarlySamples     int     // of the sequential confirmation's early look; 0 for none
-	SamplesChosen    bool    // Samples was chosen to fit a Within budget
-	ScreeningSamples int     // per side and pair
-	PilotSamples     int     // per side and pair, before a screening of real outputs (it fixes the cells)
-	Candidates       int     // pairs drawn from a generator
-	Confidence       float64 // of the verdict
-	Seed             uint64
-	SeedFrom         string // "option", "-dptest.seed", "DPTEST_SEED", "random" or "derived"
-	Short            bool   // go test -short cut the defaults
-	Parallelism      int    // goroutines per sampling (Parallelism option); 0 for GOMAXPROCS
+	Samples      int // confirming outputs per side
+	EarlySamples int // of the sequential confirmation's early look; 0 for none
+	// QuickScreeningSamples and QuickSamples are the quick look's
+	// screening and confirming draws per side; 0 for none.
+	QuickScreeningSamples, QuickSamples int
+	SamplesChosen                       bool    // Samples was chosen to fit a Within budget
+	ScreeningSamples                    int     // per side and pair
+	PilotSamples                        int     // per side and pair, before a screening of real outputs (it fixes the cells)
+	Candidates                          int     // pairs drawn from a generator
+	Confidence                          float64 // of the verdict
+	Seed                                uint64
+	SeedFrom                            string // "option", "-dptest.seed", "DPTEST_SEED", "random" or "derived"
+	Short                               bool   // go test -short cut the defaults
+	Parallelism                         int    // goroutines per sampling (Parallelism option); 0 for GOMAXPROCS
 	// Runs lists how the false-failure budget 1 − Confidence was split:
 	// one run of the engine per criterion.
 	Runs []Run
@@ -191,13 +203,18 @@ func settingsOf(p plan.Plan) Settings {
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 	}
 	s.EarlySamples = p.EarlyConfirmation.Samples
+	quick, quickConfirmation := quickLook(p)
+	s.QuickScreeningSamples, s.QuickSamples = quick.Samples, quickConfirmation.Samples
 	for _, r := range p.Runs {
 		run := Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()}
-		if earlyLook(p).Samples > 0 {
-			planned := r
-			planned.Alpha *= 1 - plan.EarlyLookShare
-			run.PerConfirmation = planned.PerConfirmation()
+		planned := r
+		if quick.Samples > 0 {
+			planned.Alpha *= 1 - plan.QuickLookShare
 		}
+		if earlyLook(p).Samples > 0 {
+			planned.Alpha *= 1 - plan.EarlyLookShare
+		}
+		run.PerConfirmation = planned.PerConfirmation()
 		s.Runs = append(s.Runs, run)
 	}
 	return s
@@ -274,6 +291,9 @@ func (r Report) String() string {
 	if e.EarlyLook {
 		fmt.Fprintf(&b, "    early look:   confirmed on about a tenth of the planned draws (%s mechanism calls in all)\n", thousands(int(r.Calls)))
 	}
+	if e.QuickLook {
+		fmt.Fprintf(&b, "    quick look:   screened on an eighth of the screening's draws, confirmed on a fortieth of the planned ones (%s mechanism calls in all)\n", thousands(int(r.Calls)))
+	}
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
 	if e.Score != "" {
 		fmt.Fprintf(&b, "    score:        %s\n", e.Score)
@@ -336,6 +356,9 @@ func (r Report) successLine() string {
 	samples := thousands(r.Samples) + " samples per side"
 	if r.EarlyLook {
 		samples += fmt.Sprintf(" (the early look: every upper bound under %s of the claim)", percent(plan.HoldShare))
+	}
+	if r.QuickLook {
+		samples += fmt.Sprintf(" (the quick look, screened on %s draws per side: every upper bound under %s of the claim)", thousands(r.Settings.QuickScreeningSamples), percent(plan.HoldShare))
 	}
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; "+caught+"; %d pairs searched (%s), %s, %s mechanism calls, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), num(r.Resolution), r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))

@@ -42,6 +42,9 @@ type Measure struct {
 	// small event's bound is narrow because it holds little, not because a
 	// violation would show in it).
 	Least func(threshold float64, n int, alpha, zBeta float64) float64
+	// Weight is e^ε for the hockey-stick divergence H_{e^ε}, 0 for other
+	// measures.
+	Weight float64
 }
 
 // HockeyStick is the hockey-stick divergence of order e^ε,
@@ -57,7 +60,8 @@ func HockeyStick(eps float64) Measure {
 			}
 			return a - w*b
 		},
-		Least: leastHockeyStick(eps),
+		Least:  leastHockeyStick(eps),
+		Weight: w,
 	}
 }
 

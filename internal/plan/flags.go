@@ -22,6 +22,7 @@ type cmdline struct {
 	confidence floatFlag
 	seed       seedFlag
 	verbose    boolFlag
+	quick      boolFlag
 }
 
 func init() {
@@ -38,6 +39,8 @@ func init() {
 	register(&cl.candidates, "candidates", "DPTEST_CANDIDATES",
 		fmt.Sprintf("dptest: `number` of pairs drawn from a generator of neighbours (%d with -short)", ShortCandidates))
 	register(&cl.verbose, "v", "DPTEST_V", "dptest: log screening and confirmation details")
+	register(&cl.quick, "quick", "DPTEST_QUICK",
+		"dptest: decide claims far from the truth at a quick look first (a screening an eighth the size: it sees rare outputs less well)")
 }
 
 // origin is where a flag's value came from: the flag (Set by the flag
@@ -74,7 +77,7 @@ func register(v value, name, env, usage string) {
 
 // err returns the invalid environment values no flag overrode, if any.
 func (cl *cmdline) err() error {
-	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr)
+	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr)
 }
 
 // intFlag is a whole number at least min; String shows the default def

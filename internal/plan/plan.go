@@ -159,6 +159,42 @@ const (
 	HoldShare        = 0.8
 )
 
+// The quick look. Before its full screening, each run screens its
+// candidates on 1/QuickFraction of the screening's draws, widens and
+// improves as it would, and, where that screening can decide (a clear
+// violation, or every upper bound under HoldShare of the claim), confirms
+// its leading candidates on n/QuickLookDivisor fresh draws per side at
+// QuickLookShare of the run's α. It ends the run there when the claim is
+// violated or held with margin by the same rules as the early look;
+// otherwise the full screening and the sequential confirmation follow, at
+// the rest of α, with the wide pairs the quick look promoted (see
+// search.Config.Quick). A claim with margin then costs a few screenings
+// at an eighth of their size, not the full screening; one at its truth
+// pays the quick screening on top.
+//
+// An audit of fewer than QuickLookDivisor·MinQuickConfirmation confirming
+// draws per side (go test -short's included) has no quick look: its
+// screening is small already, and a confirmation of a few thousand draws
+// would decide violations with bounds far below what the audit's own size
+// shows.
+const (
+	QuickFraction        = 8
+	QuickLookDivisor     = 40
+	QuickLookShare       = 0.05
+	MinQuickConfirmation = 10_000
+)
+
+// QuickStages returns the quick look's screening and confirmation stages
+// for a screening of screening draws and a confirmation of n, or zero
+// Stages where the audit is too small for one.
+func QuickStages(screening, n int) (Stage, Stage) {
+	q := max(2*MinSamples, screening/QuickFraction)
+	if q >= screening || n/QuickLookDivisor < MinQuickConfirmation {
+		return Stage{}, Stage{}
+	}
+	return StageOf(q), Stage{Samples: n / QuickLookDivisor}
+}
+
 // EarlyConfirmation returns the early look's stage of a run whose planned
 // confirmation draws n per side: n/EarlyLookDivisor rounded up to whole
 // blocks of draws (sampler.BlockSize, so that the planned confirmation

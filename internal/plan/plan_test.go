@@ -295,3 +295,38 @@ func TestWideStages(t *testing.T) {
 	require.Equal(t, 0, p.WidePairs())
 	require.Equal(t, p.PlannedCalls(20, 0), p.PlannedCalls(20, 100))
 }
+
+// The quick look is opt-in (Settings.Quick, -dptest.quick): an eighth of
+// the screening and a fortieth of the confirmation, none below
+// MinQuickConfirmation draws; its screening counts in the planned calls,
+// and the flag is repeated on the reproduce line.
+func TestQuickStages(t *testing.T) {
+	p, err := Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.False(t, p.QuickLook)
+	require.Equal(t, Stage{}, p.Quick)
+	calls := p.PlannedCalls(20, 100)
+
+	p, err = Resolve(rdp2, "T", Settings{Quick: true}, false)
+	require.NoError(t, err)
+	require.Equal(t, StageOf(12_500), p.Quick)
+	require.Equal(t, Stage{Samples: 25_000}, p.QuickConfirmation)
+	require.Equal(t, calls+20*2*(12_500+1562), p.PlannedCalls(20, 100))
+	require.Equal(t, Stage{Samples: 50_000}, p.WithSamples(2_000_000).QuickConfirmation)
+	require.Equal(t, Stage{}, p.WithSamples(399_999).Quick, "too small for a quick look")
+
+	short, err := Resolve(rdp2, "T", Settings{Quick: true}, true)
+	require.NoError(t, err)
+	require.Equal(t, Stage{}, short.Quick, "-short: none")
+
+	setCommandLine(t, func(cl *cmdline) { cl.quick = boolFlag{} })
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	flag.CommandLine, fs = fs, flag.CommandLine
+	defer func() { flag.CommandLine = fs }()
+	register(&commandLine.quick, "quick", "DPTEST_QUICK", "usage")
+	require.NoError(t, flag.CommandLine.Parse([]string{"-dptest.quick"}))
+	p, err = Resolve(rdp2, "T", Settings{}, false)
+	require.NoError(t, err)
+	require.True(t, p.QuickLook)
+	require.Equal(t, []string{"-dptest.quick"}, p.CommandLine)
+}

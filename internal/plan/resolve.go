@@ -22,6 +22,7 @@ type Settings struct {
 	Candidates    int
 	CandSet       bool
 	Verbose       bool
+	Quick         bool
 	Region        [2]float64
 	RegionSet     bool
 	Floor         float64
@@ -51,9 +52,15 @@ type Plan struct {
 	// zero Stage, for no wide screening, where the coarse one would not be
 	// smaller than the screening.
 	Wide, WideSift Stage
-	Candidates     int // pairs drawn from a generator
-	Runs           []Run
-	Verbose        bool
+	// QuickLook is set when the audit looks quickly first (the Quick
+	// option, -dptest.quick or DPTEST_QUICK); Quick and
+	// QuickConfirmation are then the stages of that look's screening and
+	// confirmation (see QuickStages), zero for none.
+	QuickLook                bool
+	Quick, QuickConfirmation Stage
+	Candidates               int // pairs drawn from a generator
+	Runs                     []Run
+	Verbose                  bool
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
@@ -131,6 +138,13 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	default:
 		p.Confidence = DefaultConfidence
 	}
+	switch {
+	case s.Quick:
+		p.QuickLook = true
+	case cl.quick.isSet() && cl.quick.value:
+		p.QuickLook = true
+		p.CommandLine = append(p.CommandLine, "-dptest.quick")
+	}
 	p.setStages(samples)
 	var err error
 	if p.Seed, p.SeedFrom, err = seedOf(s, c, testName); err != nil {
@@ -147,6 +161,10 @@ func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
+	p.Quick, p.QuickConfirmation = Stage{}, Stage{}
+	if p.QuickLook {
+		p.Quick, p.QuickConfirmation = QuickStages(p.Screening.Samples, n)
+	}
 	p.Wide, p.WideSift = Stage{}, Stage{}
 	if w := max(2*MinSamples, p.Screening.Samples/WideFraction); w < p.Screening.Samples {
 		p.Wide = wideStage(w)
@@ -188,7 +206,7 @@ func (p Plan) WithSamples(n int) Plan {
 
 // PlannedCalls estimates the mechanism calls of an audit of inputs
 // candidate pairs and wide wide pairs: every run screens each input (pilot
-// and sample), screens each wide pair coarsely (Plan.Wide) and at most
+// and sample) at the quick look's size and in full, screens each wide pair coarsely (Plan.Wide) and at most
 // WideSifted of them again (Plan.WideSift), and confirms at most
 // Confirmed candidates twice. Promoted wide pairs, improvement,
 // simplification and refined screenings come on top, and an early look
@@ -196,7 +214,7 @@ func (p Plan) WithSamples(n int) Plan {
 func (p Plan) PlannedCalls(inputs, wide int) int64 {
 	planned := int64(0)
 	for range p.Runs {
-		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot) +
+		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot+p.Quick.Samples+p.Quick.Pilot) +
 			int64(wide)*2*int64(p.Wide.Samples+p.Wide.Pilot) +
 			int64(min(wide, WideSifted))*2*int64(p.WideSift.Samples+p.WideSift.Pilot) +
 			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)

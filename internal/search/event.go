@@ -119,11 +119,56 @@ func (c eventCriterion[D]) screenOrder(order, held *stat.Table, reverse bool) Sc
 	if reverse {
 		cp, cq, np, nq = cq, cp, nq, np
 	}
-	r := c.measure.Bound(sum(cp[:in]), np, sum(cq[:in]), nq, plan.TriggerLevel)
+	ep, eq := sum(cp[:in]), sum(cq[:in])
+	r := c.measure.Bound(ep, np, eq, nq, plan.TriggerLevel)
 	return Screened[EventFinding]{
-		Score:   Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: predicted},
+		Score: Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: predicted,
+			MarginHeld: c.marginHeld(cp, cq, np, nq, 0)},
 		Finding: EventFinding{Groups: g, InEvent: in},
 	}
+}
+
+// holdsAtZero: a hockey-stick divergence of ε > 0 claimed at δ = 0 (the
+// cross-check of an ε-DP claim) is held with margin by Score.MarginHeld.
+func (c eventCriterion[D]) holdsAtZero() bool { return c.threshold == 0 && c.measure.Weight > 1 }
+
+// marginHeld is Score.MarginHeld of groups counted cp in np draws on the
+// bounded side and cq in nq on the other, ordered by ratio: for every
+// prefix E of them (the event and every likelihood-ratio test beside it)
+// that the bounded side produced, Q(E) seen too and the upper bound
+// ln(P̂(E)/Q̂(E)) + z·√(1/a + 1/b − 1/np − 1/nq) of its log-ratio (a, b its
+// counts) at most ε: no test the planned confirmation could count comes
+// near showing P(E) > e^ε·Q(E). A confirmation tests at z = HoldZ; a
+// screening, whose smallest prefixes hold a few dozen draws at the quick
+// look, only asks its estimates to lie inside the claim (z = 0), and
+// leaves the margin to the confirmations, which count four times as many
+// draws. The limit is ε itself, not plan.HoldShare of it, for the same
+// reason; the cross-check stands beside the local audit, which must pass
+// the same claim too, on its own rules. The chosen event alone
+// would not do: inside the claim the measure is negative on every event
+// and nearest 0 on the smallest, so the larger tests beside it must show
+// the ratio too.
+func (c eventCriterion[D]) marginHeld(cp, cq []int64, np, nq int64, z float64) bool {
+	if !c.holdsAtZero() {
+		return false
+	}
+	limit := math.Log(c.measure.Weight)
+	var a, b int64
+	for g := range cp {
+		a, b = a+cp[g], b+cq[g]
+		switch {
+		case a == 0:
+			continue
+		case b == 0:
+			return false
+		}
+		fa, fb := float64(a), float64(b)
+		se := math.Sqrt(max(0, 1/fa+1/fb-1/float64(np)-1/float64(nq)))
+		if math.Log(fa/float64(np))-math.Log(fb/float64(nq))+z*se > limit {
+			return false
+		}
+	}
+	return true
 }
 
 func sum(c []int64) int64 {
@@ -184,6 +229,7 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64
 	return Score{
 		Estimate: r.Estimate, StdErr: widest, LowerBound: r.LowerBound, Tests: tests,
 		Unbounded:  ep > 0 && eq == 0,
+		MarginHeld: c.marginHeld(cp, cq, n, n, HoldZ),
 		Unresolved: cmp.Or(sparseReason(f.SparseValues), c.unseen(f, cp, n, alpha)),
 	}
 }

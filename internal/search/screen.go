@@ -33,8 +33,9 @@ type screening[D, F any] struct {
 	crit       Criterion[D, F]
 	cfg        Config[D]
 	cands      []Candidate[D, F]
-	screened   int // screenings made
-	rescreened int // of them, repeats of a pair already screened
+	promoted   []Input[D] // the wide pairs promoted to a full screening
+	screened   int        // screenings made
+	rescreened int        // of them, repeats of a pair already screened
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {

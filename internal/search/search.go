@@ -59,6 +59,15 @@ type Score struct {
 	// EventFinding.Groups), from which the report draws the trade-off
 	// curve and the privacy profile.
 	Tests [][2]int64
+	// MarginHeld is, for the screenings and confirmations of an event
+	// criterion at threshold 0 (the hockey-stick cross-check of an ε-DP
+	// claim), whether the event and the likelihood-ratio tests beside it
+	// show their log-ratios ln(P(E)/Q(E)) inside ε: at HoldZ standard
+	// errors above the estimate on a confirmation, by the estimate on a
+	// screening, none on outputs of the first dataset alone. It is that
+	// criterion's test of margin (see holdTest and the criterion's
+	// marginHeld).
+	MarginHeld bool
 	// Unbounded is set when the confirmation counted its event on the
 	// first dataset's side only: outputs one dataset produced and the other
 	// never did in as many draws, as infinite loss would show (the bound is
@@ -112,6 +121,13 @@ type Config[D any] struct {
 	// held with margin ([held]); otherwise the planned confirmation
 	// continues the same draws, at the rest of α.
 	Early plan.Stage
+	// QuickScreening and QuickConfirmation, if QuickScreening has samples,
+	// are the stages of the quick look that comes before everything else
+	// (see [quickLook] and plan.QuickStages).
+	QuickScreening, QuickConfirmation plan.Stage
+	// widened is, after a quick look that ran the wide screening, its
+	// result: the run's pairs already include those it promoted.
+	widened *WideResult
 	// Simplify, if not nil, proposes simpler versions of a pair (fewer
 	// distinct values, extreme values), or fails; see [screening.simplify].
 	Simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
@@ -161,6 +177,9 @@ type Outcome[D, F any] struct {
 	// Held is set when the early look held the claim with margin (see
 	// [held]).
 	Held bool
+	// Quick is set when the run ended at its quick look
+	// (Config.QuickScreening): violated there, or Held.
+	Quick bool
 	// Unresolved, when the claim is not violated, says why the audit cannot
 	// tell: a confirmation's own reason (Score.Unresolved: values too rare
 	// to screen one by one); more than UnresolvedShare of a confirmed
@@ -199,26 +218,26 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // α_e = plan.EarlyLookShare·α and α − α_e, each split as above, and a
 // false failure at either has probability at most α_e + (α − α_e) = α
 // (a union bound over the looks, which share draws).
+//
+// With a quick look (Config.QuickScreening) the run first spends
+// α_q = plan.QuickLookShare·α there and the rest as above; the quick
+// look's selection and confirmation draw on streams of their own seed, so
+// the union bound covers it as another look.
 func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	start := time.Now()
+	if cfg.QuickScreening.Samples > 0 {
+		out, rest, err := quickLook(crit, cfg)
+		if err != nil || out.Quick {
+			out.Elapsed = time.Since(start)
+			return out, err
+		}
+		cfg = rest
+	}
 	s := newScreening(crit, cfg)
-	if err := s.screenAll(); err != nil {
-		return Outcome[D, F]{}, err
-	}
-	wide, err := s.widen()
+	base, err := s.selectCandidates()
 	if err != nil {
-		return Outcome[D, F]{}, err
+		return base, err
 	}
-	if err := s.improve(); err != nil {
-		return Outcome[D, F]{}, err
-	}
-	if err := s.simplify(); err != nil {
-		return Outcome[D, F]{}, err
-	}
-	if err := s.refine(); err != nil {
-		return Outcome[D, F]{}, err
-	}
-	base := Outcome[D, F]{PairsSearched: s.screened - s.rescreened, Wide: wide, Directions: crit.Directions()}
 	var accs []*Counts
 	final := cfg
 	if early := cfg.Early; early.Samples > 0 {
@@ -243,6 +262,32 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	out, err := s.conclude(base, final, &accs, false)
 	out.Elapsed = time.Since(start)
 	return out, err
+}
+
+// selectCandidates runs the selection stages in order: screen every candidate,
+// widen (unless a quick look already did), improve, simplify, refine. It
+// returns the outcome so far.
+func (s *screening[D, F]) selectCandidates() (Outcome[D, F], error) {
+	base := Outcome[D, F]{Directions: s.crit.Directions()}
+	if err := s.screenAll(); err != nil {
+		return base, err
+	}
+	if w := s.cfg.widened; w != nil {
+		base.Wide = *w
+	} else {
+		wide, err := s.widen()
+		if err != nil {
+			return base, err
+		}
+		base.Wide = wide
+	}
+	for _, stage := range []func() error{s.improve, s.simplify, s.refine} {
+		if err := stage(); err != nil {
+			return base, err
+		}
+	}
+	base.PairsSearched = s.screened - s.rescreened
+	return base, nil
 }
 
 // conclude confirms the leading candidates at cfg's confirmation stage and
@@ -270,8 +315,8 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	if !out.Violated && out.Unresolved == "" && cfg.Screening.Samples/2 >= MinContradictionDraws {
 		out.Unresolved = contradicted(s.cands, out.Confirmed, th)
 	}
-	if early && !out.Violated && out.Unresolved == "" && th > 0 && !math.IsInf(th, 1) && holdsEarly(s.crit) {
-		out.Held = held(s.cands, out.Confirmed, plan.HoldShare*th)
+	if below := holdTest(s.crit, th); early && !out.Violated && out.Unresolved == "" && below != nil {
+		out.Held = held(s.cands, out.Confirmed, below)
 	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
@@ -349,18 +394,42 @@ func holdsEarly(crit any) bool {
 	return !ok || h.holdsEarly()
 }
 
+// zeroHolder is a criterion that can hold a claim at threshold 0 with
+// margin on a test of its own, Score.MarginHeld (the hockey-stick
+// cross-check of an ε-DP claim, at δ = 0, where no upper bound of the
+// measure can lie under a share of the threshold).
+type zeroHolder interface{ holdsAtZero() bool }
+
+// holdTest returns the test every screening and confirmation must pass
+// for an early or quick look to hold a claim at threshold th with margin,
+// or nil where none may: an upper bound Estimate + HoldZ·StdErr at most
+// plan.HoldShare·th, on an event seen on both datasets (heldBelow); at
+// th = 0, a zeroHolder's Score.MarginHeld.
+func holdTest(crit any, th float64) func(Score) bool {
+	if !holdsEarly(crit) || math.IsInf(th, 1) || !(th >= 0) {
+		return nil
+	}
+	if th > 0 {
+		return func(s Score) bool { return heldBelow(s, plan.HoldShare*th) }
+	}
+	if z, ok := crit.(zeroHolder); ok && z.holdsAtZero() {
+		return func(s Score) bool { return s.MarginHeld && !s.Unbounded }
+	}
+	return nil
+}
+
 // held reports whether an early confirmation may pass the claim: every
-// screened candidate's and every confirmation's upper bound Estimate +
-// HoldZ·StdErr lies at or below holdBelow (plan.HoldShare of the claim),
-// no confirmation counted an event one dataset alone produced, and none
-// leans on the end zones (HoldTailFactor). The statistics are the ones the
-// planned confirmation would count (one screening serves both), so a
-// candidate whose statistic's true value exceeds the claim passes here
-// with probability under Φ(−HoldZ) = 1% where its estimate is about
-// normal with that standard error, and far less the further holdBelow
-// lies under the claim.
-func held[D, F any](screened, confirmed []Candidate[D, F], holdBelow float64) bool {
-	below := func(s Score) bool { return s.Estimate+HoldZ*s.StdErr <= holdBelow && !s.Unbounded }
+// screened candidate's and every confirmation's score passes below (see
+// holdTest: for a positive claim, an upper bound Estimate + HoldZ·StdErr
+// at or below plan.HoldShare of it), no confirmation counted an event one
+// dataset alone produced, and none leans on the end zones
+// (HoldTailFactor). The statistics are the ones the planned confirmation
+// would count (one screening serves both), so a candidate whose
+// statistic's true value exceeds the claim passes here with probability
+// under Φ(−HoldZ) = 1% where its estimate is about normal with that
+// standard error, and far less the further the hold's limit lies under
+// the claim.
+func held[D, F any](screened, confirmed []Candidate[D, F], below func(Score) bool) bool {
 	inside := func(s Score) bool {
 		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor
 	}
@@ -377,6 +446,12 @@ func held[D, F any](screened, confirmed []Candidate[D, F], holdBelow float64) bo
 		}
 	}
 	return true
+}
+
+// heldBelow reports whether a score's upper bound Estimate + HoldZ·StdErr
+// lies at or below limit, its event seen on both datasets.
+func heldBelow(s Score, limit float64) bool {
+	return s.Estimate+HoldZ*s.StdErr <= limit && !s.Unbounded
 }
 
 // UnresolvedShare is the TailShare, in either confirmation of a confirmed

@@ -101,6 +101,7 @@ func (s *screening[D, F]) widen() (WideResult, error) {
 			return res, err
 		}
 		res.Promoted++
+		s.promoted = append(s.promoted, w.in)
 	}
 	sortByRank(s.cands)
 	s.logf("wide screening: %d pairs at %d draws per side, %d again at %d, %d skipped, %d promoted",

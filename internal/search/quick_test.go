@@ -1,0 +1,148 @@
+package search
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/hockey"
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/stretchr/testify/require"
+)
+
+// staged is a criterion of true value v on every pair but X = 9, whose
+// value is 9v (a pair only a wide search holds): a screening of n draws
+// estimates it with standard error 1/√n, a confirmation bounds it at
+// 2.5/√n below. It records the size of every screening per pair and the
+// size and level of every confirmation.
+type staged struct {
+	v        float64
+	mu       sync.Mutex
+	screened map[int][]int
+	looks    []int
+	alphas   []float64
+}
+
+func (*staged) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (s *staged) value(x int) float64 {
+	if x == 9 {
+		return 9 * s.v
+	}
+	return s.v
+}
+
+func (s *staged) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx Screened[finding], err error) {
+	s.mu.Lock()
+	s.screened[p.X] = append(s.screened[p.X], st.Samples)
+	s.mu.Unlock()
+	v := s.value(p.X)
+	sc := Score{Estimate: v, StdErr: 1 / math.Sqrt(float64(st.Samples)), Rank: v + float64(p.X)/1e4}
+	rev := sc
+	rev.Rank--
+	return Screened[finding]{sc, finding{p.X}}, Screened[finding]{rev, finding{p.X}}, nil
+}
+
+func (s *staged) Confirm(_ uint64, p fixtures.Pair[int], st plan.Stage, alpha float64, _, _ *finding, acc *Counts) (a, b Score, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.looks = append(s.looks, st.Samples)
+	s.alphas = append(s.alphas, alpha)
+	acc.N = st.Samples
+	se := 1 / math.Sqrt(float64(st.Samples))
+	v := s.value(p.X)
+	sc := Score{Estimate: v, StdErr: se, LowerBound: v - 2.5*se}
+	return sc, sc, nil
+}
+
+const (
+	quickScreening, quickConfirmation = 12_500, 25_000
+	fullScreening, earlyConfirmation  = 100_000, 12 * 8192
+	plannedConfirmation               = 1_000_000
+)
+
+func runStaged(t *testing.T, v float64, wide ...int) (*staged, Outcome[int, finding]) {
+	t.Helper()
+	s := &staged{v: v, screened: map[int][]int{}}
+	cfg := config(1, inputs(1, 2, 3))
+	cfg.Screening, cfg.Confirmation = plan.Stage{Samples: fullScreening}, plan.Stage{Samples: plannedConfirmation}
+	cfg.Early = plan.Stage{Samples: earlyConfirmation}
+	cfg.QuickScreening, cfg.QuickConfirmation = plan.Stage{Samples: quickScreening}, plan.Stage{Samples: quickConfirmation}
+	cfg.Wide, cfg.WideScreening, cfg.WideSift = inputs(wide...), plan.Stage{Samples: 2000}, plan.Stage{Samples: 12_500}
+	out, err := Run(s, cfg)
+	require.NoError(t, err)
+	return s, out
+}
+
+// The quick look decides a clear violation and a claim held with margin
+// on its own screening and confirmation, at plan.QuickLookShare of α,
+// without the full screening; a claim near its truth is screened in full
+// after the quick screening, without a quick confirmation, and the
+// sequential confirmation spends the rest of α.
+func TestQuickLookDecidesClearCasesAlone(t *testing.T) {
+	quickAlpha := math.Sqrt(plan.QuickLookShare * 1e-4 / plan.Confirmed)
+	for _, v := range []float64{2, 0.3} {
+		s, out := runStaged(t, v)
+		require.True(t, out.Quick && !out.Early, "v = %g", v)
+		require.Equal(t, v > 1, out.Violated)
+		require.Equal(t, v < 1, out.Held)
+		require.Equal(t, quickConfirmation, out.Samples)
+		require.Equal(t, []int{quickScreening}, s.screened[1], "no full screening")
+		require.Equal(t, []int{quickConfirmation, quickConfirmation, quickConfirmation, quickConfirmation}, s.looks)
+		for _, a := range s.alphas {
+			require.InDelta(t, quickAlpha, a, 1e-15)
+		}
+	}
+
+	s, out := runStaged(t, 0.85) // inside the claim, not with margin: no quick confirmation
+	require.False(t, out.Quick || out.Early || out.Violated)
+	require.Equal(t, []int{quickScreening, fullScreening}, s.screened[1])
+	require.NotContains(t, s.looks, quickConfirmation)
+	require.Equal(t, plannedConfirmation, out.Samples)
+	rest := 1e-4 * (1 - plan.QuickLookShare)
+	require.InDelta(t, math.Sqrt(rest*(1-plan.EarlyLookShare)/plan.Confirmed), out.PerConfirm, 1e-15)
+	require.InDelta(t, math.Sqrt(rest*plan.EarlyLookShare/plan.Confirmed), s.alphas[0], 1e-15)
+}
+
+// The quick look's wide screening serves the full run: a wide pair it
+// promotes is screened in full there as a candidate, and the wide pairs
+// are not screened again.
+func TestQuickLookWideScreeningServesTheFullRun(t *testing.T) {
+	s, out := runStaged(t, 0.11, 5, 6, 9) // pair 9 is at 0.99: neither violated nor held
+	require.False(t, out.Quick)
+	require.Equal(t, []int{2000, 12_500}, s.screened[5], "screened coarsely and sifted, once")
+	require.Equal(t, []int{2000, 12_500, quickScreening, fullScreening}, s.screened[9], "coarse, sifted, promoted at the quick look, then in full")
+	require.Equal(t, WideResult{Screened: 3, Sifted: 3, Promoted: 1, Samples: 2000}, out.Wide)
+	require.Equal(t, 9, out.Best.Pair.X)
+	require.Equal(t, 4, out.PairsSearched, "the three candidates and the promoted pair")
+}
+
+// The hockey-stick cross-check of an ε-DP claim (threshold δ = 0) is held
+// with margin when every test beside its event shows a log-ratio inside ε
+// (at HoldZ on a confirmation, by its estimate on a screening), and never
+// on a test the other dataset never produced.
+func TestMarginHeldAtZero(t *testing.T) {
+	c := eventCriterion[int]{measure: hockey.HockeyStick(2), threshold: 0}
+	require.True(t, c.holdsAtZero())
+	n := int64(25_000)
+	// Ratios e^1 in the first group, 1 in the rest: inside ε = 2.
+	inside := []int64{2718, 1000, 21282}
+	other := []int64{1000, 1000, 23000}
+	require.True(t, c.marginHeld(inside, other, n, n, HoldZ))
+	// A first group at ratio e^2.1: beyond ε.
+	beyond := []int64{8166, 1000, 15834}
+	require.False(t, c.marginHeld(beyond, other, n, n, HoldZ))
+	// A few draws at ratio 4 can lie inside ε by their estimate alone.
+	few := []int64{40, 1000, 23960}
+	fewOther := []int64{10, 1000, 23990}
+	require.False(t, c.marginHeld(few, fewOther, n, n, HoldZ))
+	require.True(t, c.marginHeld(few, fewOther, n, n, 0))
+	// Outputs of one dataset only.
+	require.False(t, c.marginHeld([]int64{5, 24995}, []int64{0, 25000}, n, n, 0))
+	// Not at a positive δ, nor for the Gaussian-DP level.
+	require.False(t, eventCriterion[int]{measure: hockey.HockeyStick(2), threshold: 0.01}.holdsAtZero())
+	require.False(t, eventCriterion[int]{measure: hockey.Gaussian()}.holdsAtZero())
+	require.Nil(t, holdTest(eventCriterion[int]{measure: hockey.Gaussian()}, 0))
+	require.NotNil(t, holdTest(c, 0))
+}
