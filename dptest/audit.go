@@ -397,7 +397,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
 	}
 	cfg.Early = earlyLook(p)
-	cfg.QuickScreening, cfg.QuickConfirmation = quickLook(p)
+	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
 		cfg.Progress = pr.report
@@ -429,15 +429,6 @@ func earlyLook(p plan.Plan) plan.Stage {
 		return plan.Stage{}
 	}
 	return p.EarlyConfirmation
-}
-
-// quickLook is the stages of a run's quick look: the plan's, except for a
-// data-centric audit (see earlyLook).
-func quickLook(p plan.Plan) (screening, confirmation plan.Stage) {
-	if p.Claim.Kind == plan.KindDataCentric {
-		return plan.Stage{}, plan.Stage{}
-	}
-	return p.Quick, p.QuickConfirmation
 }
 
 // runRenyi runs the Rényi criterion: an RDP claim's audit, or the order-2

@@ -77,7 +77,7 @@
 // and no test counts outputs of one dataset alone. With [Quick] an audit
 // first looks quickly (an eighth of the screening, a fortieth of the
 // confirmation, 5% of α) and decides claims far from the truth there, for
-// five to ten times fewer calls, at the price of a screening that sees
+// four to seven times fewer calls, at the price of a screening that sees
 // rare outputs less well (Report.QuickLook). The
 // approximate-DP and Gaussian-DP bounds need no normal approximation at
 // all: exact Clopper–Pearson bounds on one event's two probabilities. A Rényi confirmation bounds either cells grouped

@@ -25,9 +25,11 @@ import (
 // Algorithm 4) in the event of the values or blocks whose screening loss
 // stays within 10% of the peak, and the bound is eq. (26).
 //
-// Beside it runs the Rényi audit of RequireRDP at order 2 against the bound
-// ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma 4.6), which sees
-// violations spread over many outputs. Each audit gets half of the
+// Beside it run two cross-checks: the Rényi audit of RequireRDP at order 2
+// against the bound ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma
+// 4.6), which sees violations spread over many outputs, and the
+// hockey-stick audit of [RequireApproxDP] at (ε, 0), which sees outputs
+// one dataset alone produces. Each of the three gets a third of the
 // false-failure budget, so a mechanism that meets its claim fails with
 // probability at most 1 − confidence.
 //

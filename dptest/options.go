@@ -182,7 +182,7 @@ func Verbose() Option {
 // draws and decides there (Report.QuickLook); otherwise the full audit
 // follows, at 95% of the false-failure budget (the quick look spends the
 // rest). A claim far from the mechanism's truth, either way, then costs
-// five to ten times fewer calls. The price is the screening's reach: a
+// four to seven times fewer calls. The price is the screening's reach: a
 // pass at the quick look rests on statistics chosen from 12,500 draws per
 // side rather than 100,000, and outputs rarer than about one in a few
 // hundred can go unseen there (an atom of one output in 300 that the

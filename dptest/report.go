@@ -73,8 +73,9 @@ type Report struct {
 	// confirmation draws (whole blocks of 8,192; Samples is then the early
 	// look's), after the full screening: the claim was violated there
 	// already, or held with margin, every screened and confirmed upper
-	// bound under 80% of it. A DP claim's cross-checks decide on their own
-	// (see CrossChecks).
+	// bound under 80% of it (for the hockey-stick cross-check of a DP
+	// claim, at δ = 0: every likelihood-ratio test's log-ratio inside ε).
+	// A DP claim's cross-checks decide on their own (see CrossChecks).
 	EarlyLook bool
 	// QuickLook is set when this audit's criterion decided at its quick
 	// look, before the full screening: the candidates screened on an
@@ -203,12 +204,11 @@ func settingsOf(p plan.Plan) Settings {
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 	}
 	s.EarlySamples = p.EarlyConfirmation.Samples
-	quick, quickConfirmation := quickLook(p)
-	s.QuickScreeningSamples, s.QuickSamples = quick.Samples, quickConfirmation.Samples
+	s.QuickScreeningSamples, s.QuickSamples = p.Quick.Samples, p.QuickConfirmation.Samples
 	for _, r := range p.Runs {
 		run := Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()}
 		planned := r
-		if quick.Samples > 0 {
+		if p.Quick.Samples > 0 {
 			planned.Alpha *= 1 - plan.QuickLookShare
 		}
 		if earlyLook(p).Samples > 0 {

@@ -168,7 +168,7 @@ const (
 // violated or held with margin by the same rules as the early look;
 // otherwise the full screening and the sequential confirmation follow, at
 // the rest of α, with the wide pairs the quick look promoted (see
-// search.Config.Quick). A claim with margin then costs a few screenings
+// search.Config.QuickScreening). A claim with margin then costs a few screenings
 // at an eighth of their size, not the full screening; one at its truth
 // pays the quick screening on top.
 //

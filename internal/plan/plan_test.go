@@ -330,3 +330,11 @@ func TestQuickStages(t *testing.T) {
 	require.True(t, p.QuickLook)
 	require.Equal(t, []string{"-dptest.quick"}, p.CommandLine)
 }
+
+// A data-centric audit measures a level: no quick look, whatever asks.
+func TestNoQuickLookForDataCentricAudits(t *testing.T) {
+	p, err := Resolve(Claim{Kind: KindDataCentric, Neighbours: 3, Eps: math.Inf(1)}, "T", Settings{Quick: true}, false)
+	require.NoError(t, err)
+	require.False(t, p.QuickLook)
+	require.Equal(t, Stage{}, p.Quick)
+}

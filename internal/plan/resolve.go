@@ -139,6 +139,9 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 		p.Confidence = DefaultConfidence
 	}
 	switch {
+	case c.Kind == KindDataCentric:
+		// It measures a level rather than testing a claim: no look can
+		// decide early.
 	case s.Quick:
 		p.QuickLook = true
 	case cl.quick.isSet() && cl.quick.value:

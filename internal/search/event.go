@@ -141,8 +141,8 @@ func (c eventCriterion[D]) holdsAtZero() bool { return c.threshold == 0 && c.mea
 // near showing P(E) > e^ε·Q(E). A confirmation tests at z = HoldZ; a
 // screening, whose smallest prefixes hold a few dozen draws at the quick
 // look, only asks its estimates to lie inside the claim (z = 0), and
-// leaves the margin to the confirmations, which count four times as many
-// draws. The limit is ε itself, not plan.HoldShare of it, for the same
+// leaves the margin to the confirmations, which count more draws (four
+// times as many at the quick look). The limit is ε itself, not plan.HoldShare of it, for the same
 // reason; the cross-check stands beside the local audit, which must pass
 // the same claim too, on its own rules. The chosen event alone
 // would not do: inside the claim the measure is negative on every event

@@ -1,32 +1,30 @@
 package search
 
-import (
-	"slices"
-
-	"github.com/dptest/dptest/internal/numeric"
-	"github.com/dptest/dptest/internal/plan"
-)
+import "github.com/dptest/dptest/internal/plan"
 
 // quickLook is the first look of a run with a quick look
 // (Config.QuickScreening): the candidates are screened on the quick
-// stage, widened, improved and simplified as in the full run, on streams
-// of a seed of its own; where that screening can decide ([screening.decidable]),
-// the leading candidates are confirmed on Config.QuickConfirmation fresh
-// draws per side at plan.QuickLookShare of the run's α. The outcome has
-// Quick set when the claim is violated or held with margin there, by the
-// rules of the early look ([held]). Otherwise rest is the configuration
-// of the full run: the rest of α, and, if the quick look ran the wide
-// screening, its result and the pairs it promoted among the candidates
-// (the wide screening only chooses, so its choice serves any later look).
+// stage, widened, improved and simplified as in the full run (no
+// refinement), on streams of a seed of its own; where that screening can
+// decide ([screening.decidable]), the leading candidates are confirmed on
+// Config.QuickConfirmation fresh draws per side at plan.QuickLookShare of
+// the run's α. The outcome has Quick set when the claim is violated or
+// held with margin there, by the rules of the early look ([held]).
+// Otherwise rest is the configuration of the full run: the rest of α
+// (spent or not at the quick look), and what the quick look's wide stage
+// sifted, from which the full run promotes against its own best candidate
+// (the wide stage only chooses, so its draws serve any later look). A
+// screening that fails at the quick look's size for want of draws (values
+// too rare to screen, say) leaves the decision to the full run; the
+// mechanism's own failures end the run, as anywhere.
 //
 // What the quick look cannot see, the full screening could: outputs rarer
-// than about one in the quick screening's draws. It cannot pass a claim
-// on evidence that leans on them, because [held] also asks that no
-// confirmation put more than a little of its evidence beyond the
-// screening's extremes, counted no event one dataset alone produced, and
-// resolves the claim (the resolution within plan.ResolutionFactor); and a
-// quick look that cannot resolve its candidates' outputs (values too rare
-// to screen) never passes.
+// than about one in the quick screening's draws, and statistics that only
+// a larger screening would choose. Its pass also needs, as the early
+// look's, no confirmation leaning on the tails beyond the screening's
+// extremes, none counting outputs of one dataset alone, and a resolution
+// within ResolutionFactor of the claim; that is why the quick look is
+// opt-in (dptest.Quick).
 func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F], rest Config[D], err error) {
 	rest = cfg
 	rest.QuickScreening, rest.QuickConfirmation = plan.Stage{}, plan.Stage{}
@@ -36,40 +34,38 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 	q.Run.Alpha = cfg.Run.Alpha * plan.QuickLookShare
 	q.Screening, q.Confirmation, q.Early = cfg.QuickScreening, cfg.QuickConfirmation, plan.Stage{}
 	s := newScreening(crit, q)
-	out = Outcome[D, F]{Directions: crit.Directions()}
-	if err := s.screenAll(); err != nil {
-		return out, rest, err
+	out, err = s.selectCandidates(false)
+	if s.sifted != nil {
+		rest.carried = &wideCarry[D]{res: out.Wide, sifted: s.sifted}
 	}
-	if out.Wide, err = s.widen(); err != nil {
-		return out, rest, err
-	}
-	if out.Wide.Screened > 0 {
-		wide := out.Wide
-		rest.widened, rest.Wide = &wide, nil
-		rest.Candidates = append(slices.Clip(cfg.Candidates), s.promoted...)
-	}
-	for _, stage := range []func() error{s.improve, s.simplify} {
-		if err := stage(); err != nil {
+	if err != nil {
+		if mechanismFailure(err) {
 			return out, rest, err
 		}
+		s.logf("quick look at %d draws per side could not screen (%v); screening in full", q.Screening.Samples, err)
+		return Outcome[D, F]{}, rest, nil
 	}
-	out.PairsSearched = s.screened - s.rescreened
 	if !s.decidable() {
-		s.logf("quick look at %d draws per side: the screening shows neither a clear violation nor every upper bound under %g of the claim; screening in full", q.Screening.Samples, plan.HoldShare)
+		s.logf("quick look at %d draws per side: the screening shows neither a clear violation nor room to spare; screening in full", q.Screening.Samples)
 		return out, rest, nil
 	}
 	var accs []*Counts
-	out, err = s.conclude(out, q, &accs, true)
-	if err != nil {
+	if out, err = s.conclude(out, q, &accs, true); err != nil {
 		return out, rest, err
 	}
 	if out.Violated || out.Held {
 		out.Quick = true
-		s.logf("quick look at %d draws per side decides: %s", q.Confirmation.Samples, map[bool]string{true: "violated", false: "held with margin"}[out.Violated])
+		s.logf("quick look at %d draws per side decides: %s", q.Confirmation.Samples, decision(out.Violated))
 		return out, rest, nil
 	}
 	s.logf("quick look confirmed at %d draws per side: neither violated nor held with margin; screening in full", q.Confirmation.Samples)
 	return out, rest, nil
+}
+
+// wideCarry is what a quick look's wide stage sifted, for the full run.
+type wideCarry[D any] struct {
+	res    WideResult
+	sifted []ranked[D]
 }
 
 // decidable reports whether the screening can lead its confirmation to a
@@ -78,8 +74,7 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 // candidate's screening could pass the claim with margin ([held]'s test of
 // the screenings).
 func (s *screening[D, F]) decidable() bool {
-	z := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
-	if s.violates(s.cands[0], z) {
+	if s.violates(s.cands[0], s.triggerZ()) {
 		return true
 	}
 	below := holdTest(s.crit, s.cfg.Run.Threshold)

@@ -8,6 +8,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/stat"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,6 +23,12 @@ type staged struct {
 	screened map[int][]int
 	looks    []int
 	alphas   []float64
+	seeds    map[int][]uint64 // seeds of the screenings and confirmations, by size
+	// sparseAtQuick makes every screening at the quick size fail for want
+	// of draws; luckyAtQuick adds to the candidates' screening estimates
+	// and ranks at the quick size (not to the wide pairs').
+	sparseAtQuick bool
+	luckyAtQuick  float64
 }
 
 func (*staged) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
@@ -33,20 +40,30 @@ func (s *staged) value(x int) float64 {
 	return s.v
 }
 
-func (s *staged) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx Screened[finding], err error) {
+func (s *staged) Screen(seed uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx Screened[finding], err error) {
 	s.mu.Lock()
 	s.screened[p.X] = append(s.screened[p.X], st.Samples)
+	s.seeds[st.Samples] = append(s.seeds[st.Samples], seed)
 	s.mu.Unlock()
 	v := s.value(p.X)
+	if st.Samples == quickScreening {
+		if s.sparseAtQuick {
+			return xy, yx, &stat.SparseError{Values: 5000, Draws: 6250}
+		}
+		if p.X < 5 {
+			v += s.luckyAtQuick
+		}
+	}
 	sc := Score{Estimate: v, StdErr: 1 / math.Sqrt(float64(st.Samples)), Rank: v + float64(p.X)/1e4}
 	rev := sc
 	rev.Rank--
 	return Screened[finding]{sc, finding{p.X}}, Screened[finding]{rev, finding{p.X}}, nil
 }
 
-func (s *staged) Confirm(_ uint64, p fixtures.Pair[int], st plan.Stage, alpha float64, _, _ *finding, acc *Counts) (a, b Score, err error) {
+func (s *staged) Confirm(seed uint64, p fixtures.Pair[int], st plan.Stage, alpha float64, _, _ *finding, acc *Counts) (a, b Score, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.seeds[st.Samples] = append(s.seeds[st.Samples], seed)
 	s.looks = append(s.looks, st.Samples)
 	s.alphas = append(s.alphas, alpha)
 	acc.N = st.Samples
@@ -64,7 +81,12 @@ const (
 
 func runStaged(t *testing.T, v float64, wide ...int) (*staged, Outcome[int, finding]) {
 	t.Helper()
-	s := &staged{v: v, screened: map[int][]int{}}
+	return runStagedOn(t, &staged{v: v}, wide...)
+}
+
+func runStagedOn(t *testing.T, s *staged, wide ...int) (*staged, Outcome[int, finding]) {
+	t.Helper()
+	s.screened, s.seeds = map[int][]int{}, map[int][]uint64{}
 	cfg := config(1, inputs(1, 2, 3))
 	cfg.Screening, cfg.Confirmation = plan.Stage{Samples: fullScreening}, plan.Stage{Samples: plannedConfirmation}
 	cfg.Early = plan.Stage{Samples: earlyConfirmation}
@@ -116,6 +138,45 @@ func TestQuickLookWideScreeningServesTheFullRun(t *testing.T) {
 	require.Equal(t, WideResult{Screened: 3, Sifted: 3, Promoted: 1, Samples: 2000}, out.Wide)
 	require.Equal(t, 9, out.Best.Pair.X)
 	require.Equal(t, 4, out.PairsSearched, "the three candidates and the promoted pair")
+}
+
+// The wide pairs the quick look sifted are promoted against the full
+// run's best candidate, not the quick look's: here the quick screening of
+// the candidates is lucky (0.9 too high), so the quick look promotes no
+// wide pair, and the full run promotes pair 9 from the same sifted draws.
+func TestQuickLookWidePromotionIsDecidedAgainstTheFullScreening(t *testing.T) {
+	s, out := runStagedOn(t, &staged{v: 0.11, luckyAtQuick: 0.9}, 5, 6, 9)
+	require.False(t, out.Quick)
+	require.Equal(t, []int{2000, 12_500, fullScreening}, s.screened[9], "not promoted at the quick look; promoted by the full run without new wide draws")
+	require.Equal(t, 1, out.Wide.Promoted)
+	require.Equal(t, 9, out.Best.Pair.X)
+}
+
+// A quick screening that fails for want of draws (outputs too rare at its
+// size) leaves the decision to the full run, which screens in full.
+func TestQuickLookTooSparseScreensInFull(t *testing.T) {
+	s, out := runStagedOn(t, &staged{v: 0.3, sparseAtQuick: true})
+	require.False(t, out.Quick || out.Violated)
+	require.Equal(t, []int{quickScreening, fullScreening}, s.screened[1])
+	require.True(t, out.Early && out.Held, "the full run's early look holds it")
+}
+
+// The quick look draws on streams of its own: no seed of its screenings
+// or confirmations is a seed of the full run's.
+func TestQuickLookDrawsOnItsOwnStreams(t *testing.T) {
+	s, out := runStaged(t, 0.85)
+	require.False(t, out.Quick)
+	quick := map[uint64]bool{}
+	for _, sd := range s.seeds[quickScreening] {
+		quick[sd] = true
+	}
+	require.NotEmpty(t, quick)
+	for _, n := range []int{fullScreening, earlyConfirmation, plannedConfirmation} {
+		require.NotEmpty(t, s.seeds[n], "draws of %d", n)
+		for _, sd := range s.seeds[n] {
+			require.False(t, quick[sd], "seed %d of a %d-draw look is the quick look's", sd, n)
+		}
+	}
 }
 
 // The hockey-stick cross-check of an ε-DP claim (threshold δ = 0) is held

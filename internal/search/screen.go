@@ -33,9 +33,9 @@ type screening[D, F any] struct {
 	crit       Criterion[D, F]
 	cfg        Config[D]
 	cands      []Candidate[D, F]
-	promoted   []Input[D] // the wide pairs promoted to a full screening
-	screened   int        // screenings made
-	rescreened int        // of them, repeats of a pair already screened
+	sifted     []ranked[D] // the wide pairs screened again, nil if the wide stage did not run
+	screened   int         // screenings made
+	rescreened int         // of them, repeats of a pair already screened
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
@@ -102,6 +102,12 @@ func sortByRank[D, F any](cands []Candidate[D, F]) {
 	})
 }
 
+// triggerZ is the z of plan.TriggerLevel after Bonferroni over the
+// candidates screened so far.
+func (s *screening[D, F]) triggerZ() float64 {
+	return numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+}
+
 // violates reports whether a screening shows a violation at z standard
 // errors.
 func (s *screening[D, F]) violates(c Candidate[D, F], z float64) bool {
@@ -124,7 +130,7 @@ func (s *screening[D, F]) violates(c Candidate[D, F], z float64) bool {
 // one reference keeps the slack from adding up over the steps. The
 // simplest pair found leads the ranking; the others follow by rank.
 func (s *screening[D, F]) simplify() error {
-	zTrigger := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	zTrigger := s.triggerZ()
 	if s.cfg.Simplify == nil || !s.violates(s.cands[0], zTrigger) {
 		return nil
 	}
@@ -180,7 +186,7 @@ func (s *screening[D, F]) simplify() error {
 // the candidates and the ranking like any screened pair; their screenings
 // are fresh, so a proposal leads only on its own evidence.
 func (s *screening[D, F]) improve() error {
-	zTrigger := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	zTrigger := s.triggerZ()
 	if s.cfg.Simplify == nil || s.violates(s.cands[0], zTrigger) {
 		return nil
 	}

@@ -64,7 +64,7 @@ type Score struct {
 	// claim), whether the event and the likelihood-ratio tests beside it
 	// show their log-ratios ln(P(E)/Q(E)) inside ε: at HoldZ standard
 	// errors above the estimate on a confirmation, by the estimate on a
-	// screening, none on outputs of the first dataset alone. It is that
+	// screening, none on outputs of the bounded side alone. It is that
 	// criterion's test of margin (see holdTest and the criterion's
 	// marginHeld).
 	MarginHeld bool
@@ -125,9 +125,10 @@ type Config[D any] struct {
 	// are the stages of the quick look that comes before everything else
 	// (see [quickLook] and plan.QuickStages).
 	QuickScreening, QuickConfirmation plan.Stage
-	// widened is, after a quick look that ran the wide screening, its
-	// result: the run's pairs already include those it promoted.
-	widened *WideResult
+	// carried is, after a quick look that ran the wide stage, what it
+	// sifted: the run promotes from it against its own best candidate
+	// instead of screening the wide pairs again.
+	carried *wideCarry[D]
 	// Simplify, if not nil, proposes simpler versions of a pair (fewer
 	// distinct values, extreme values), or fails; see [screening.simplify].
 	Simplify func(fixtures.Pair[D]) ([]fixtures.Pair[D], error)
@@ -164,7 +165,7 @@ func (c Candidate[D, F]) Estimate() float64 {
 type Outcome[D, F any] struct {
 	Best          Candidate[D, F]   // the witness: see [decide]
 	Confirmed     []Candidate[D, F] // all confirmed candidates
-	PairsSearched int               // distinct pairs screened in full (explicit, generated, simplified, promoted)
+	PairsSearched int               // distinct pairs screened in full (explicit, generated, simplified, promoted); at a quick look's decision, on its screening
 	Wide          WideResult        // the wide screening
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
@@ -174,8 +175,8 @@ type Outcome[D, F any] struct {
 	// Early is set when the run ended at its early look (Config.Early):
 	// violated there, or Held.
 	Early bool
-	// Held is set when the early look held the claim with margin (see
-	// [held]).
+	// Held is set when the early look, or the quick look, held the claim
+	// with margin (see [held]).
 	Held bool
 	// Quick is set when the run ended at its quick look
 	// (Config.QuickScreening): violated there, or Held.
@@ -234,7 +235,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		cfg = rest
 	}
 	s := newScreening(crit, cfg)
-	base, err := s.selectCandidates()
+	base, err := s.selectCandidates(true)
 	if err != nil {
 		return base, err
 	}
@@ -253,7 +254,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		}
 		if out.Violated || out.Held {
 			out.Early, out.Elapsed = true, time.Since(start)
-			s.logf("early look at %d draws per side decides: %s", early.Samples, map[bool]string{true: "violated", false: "held with margin"}[out.Violated])
+			s.logf("early look at %d draws per side decides: %s", early.Samples, decision(out.Violated))
 			return out, nil
 		}
 		s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
@@ -264,30 +265,42 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	return out, err
 }
 
-// selectCandidates runs the selection stages in order: screen every candidate,
-// widen (unless a quick look already did), improve, simplify, refine. It
-// returns the outcome so far.
-func (s *screening[D, F]) selectCandidates() (Outcome[D, F], error) {
+// selectCandidates runs the selection stages in order: screen every
+// candidate, widen (or, after a quick look, promote from what it sifted),
+// improve, simplify and, if refine, refine. It returns the outcome so far.
+func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	base := Outcome[D, F]{Directions: s.crit.Directions()}
 	if err := s.screenAll(); err != nil {
 		return base, err
 	}
-	if w := s.cfg.widened; w != nil {
-		base.Wide = *w
+	var err error
+	if c := s.cfg.carried; c != nil {
+		base.Wide, err = s.promote(c.sifted, c.res)
 	} else {
-		wide, err := s.widen()
-		if err != nil {
-			return base, err
-		}
-		base.Wide = wide
+		base.Wide, err = s.widen()
 	}
-	for _, stage := range []func() error{s.improve, s.simplify, s.refine} {
+	if err != nil {
+		return base, err
+	}
+	stages := []func() error{s.improve, s.simplify}
+	if refine {
+		stages = append(stages, s.refine)
+	}
+	for _, stage := range stages {
 		if err := stage(); err != nil {
 			return base, err
 		}
 	}
 	base.PairsSearched = s.screened - s.rescreened
 	return base, nil
+}
+
+// decision names what a look that decided found.
+func decision(violated bool) string {
+	if violated {
+		return "violated"
+	}
+	return "held with margin"
 }
 
 // conclude confirms the leading candidates at cfg's confirmation stage and

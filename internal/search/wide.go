@@ -62,11 +62,22 @@ type WideResult struct {
 // ahead first. Each stage draws afresh, so a promoted pair leads only on
 // its full screening's evidence.
 func (s *screening[D, F]) widen() (WideResult, error) {
+	res, err := s.siftWide()
+	if err != nil || s.sifted == nil {
+		return res, err
+	}
+	return s.promote(s.sifted, res)
+}
+
+// siftWide runs the wide stage's coarse and sifting screenings, unless a
+// candidate already shows a clear violation, and keeps the sifted pairs
+// in s.sifted (nil when the stage did not run).
+func (s *screening[D, F]) siftWide() (WideResult, error) {
 	res := WideResult{Samples: s.cfg.WideScreening.Samples}
 	if len(s.cfg.Wide) == 0 || res.Samples == 0 {
 		return res, nil
 	}
-	zSkip := numeric.UpperNormalQuantile(plan.TriggerLevel / float64(len(s.cands)))
+	zSkip := s.triggerZ()
 	if c := s.cands[0].Screening; c.Estimate-zSkip*c.StdErr > WideSkipMargin*s.cfg.Run.Threshold {
 		s.logf("wide screening skipped: a candidate's screening already shows the claim exceeded by more than %g times", WideSkipMargin)
 		return res, nil
@@ -82,13 +93,24 @@ func (s *screening[D, F]) widen() (WideResult, error) {
 		return res, err
 	}
 	res.Sifted = len(sifted)
+	s.sifted = append(make([]ranked[D], 0, len(sifted)), sifted...)
+	return res, nil
+}
+
+// promote screens in full, as candidates, at most MaxWidePromoted of the
+// sifted pairs whose sifting rank less z standard errors (z at WideLevel
+// over the sifted directions) exceeds the best candidate's rank, most
+// clearly ahead first, and returns res with their count.
+func (s *screening[D, F]) promote(sifted []ranked[D], res WideResult) (WideResult, error) {
 	best := s.cands[0].Screening.Rank
 	z := numeric.UpperNormalQuantile(WideLevel / float64(2*max(1, len(sifted))))
-	for i := range sifted {
-		sifted[i].rank = promotionMargin(sifted[i].score, z)
+	ahead := make([]ranked[D], len(sifted))
+	for i, w := range sifted {
+		ahead[i] = ranked[D]{w.in, w.score, promotionMargin(w.score, z)}
 	}
-	sortRanked(sifted)
-	for _, w := range sifted {
+	sortRanked(ahead)
+	res.Promoted = 0
+	for _, w := range ahead {
 		if !(w.rank > best) {
 			break
 		}
@@ -101,7 +123,6 @@ func (s *screening[D, F]) widen() (WideResult, error) {
 			return res, err
 		}
 		res.Promoted++
-		s.promoted = append(s.promoted, w.in)
 	}
 	sortByRank(s.cands)
 	s.logf("wide screening: %d pairs at %d draws per side, %d again at %d, %d skipped, %d promoted",
