@@ -12,28 +12,29 @@ import (
 // spare, and a clear violation, at its quick look: a few screenings at an eighth of
 // their size and confirmations on a fortieth of the planned draws. A claim
 // at the truth is screened and confirmed in full. (Fixed seeds: each
-// verdict below is the likely one by a wide margin.)
+// verdict below is the likely one by a wide margin. The default size is
+// set, as -short has no quick look.)
 func TestQuickLookDecidesClearClaims(t *testing.T) {
 	lap := mechanisms.Laplace{B: 1}
 	m := dptest.Continuous(lap.Sample)
 	truth := lap.RDP(2)
-	held, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Quick())
+	held, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.True(t, held.QuickLook && !held.EarlyLook && !held.Violated, "%s", held)
 	require.Equal(t, 25_000, held.Samples)
 	require.Less(t, held.Calls, int64(2_500_000), "%s", held)
 	require.Contains(t, held.String(), "25,000 samples per side (the quick look, screened on 12,500 draws per side: every upper bound under 80% of the claim)")
 	require.Equal(t, 12_500, held.Settings.QuickScreeningSamples)
-	full, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5))
+	full, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.False(t, full.QuickLook || full.Settings.QuickSamples > 0, "no quick look without the option: %s", full)
 
-	violated, err := dptest.AuditRDP(m, 2, truth/2, dptest.Seed(5), dptest.Quick())
+	violated, err := dptest.AuditRDP(m, 2, truth/2, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.True(t, violated.QuickLook && violated.Violated, "%s", violated)
 	require.Contains(t, violated.String(), "quick look:   screened on an eighth of the screening's draws")
 
-	atTruth, err := dptest.AuditRDP(m, 2, truth, dptest.Seed(5), dptest.Quick())
+	atTruth, err := dptest.AuditRDP(m, 2, truth, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.False(t, atTruth.QuickLook || atTruth.Violated, "%s", atTruth)
 	require.Equal(t, 1_000_000, atTruth.Samples)
