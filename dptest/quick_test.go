@@ -1,6 +1,7 @@
 package dptest_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/dptest/dptest/dptest"
@@ -25,6 +26,13 @@ func TestQuickLookDecidesClearClaims(t *testing.T) {
 	require.Less(t, held.Calls, int64(2_500_000), "%s", held)
 	require.Contains(t, held.String(), "25,000 samples per side (the quick look, screened on 12,500 draws per side: every upper bound under 80% of the claim)")
 	require.Equal(t, 12_500, held.Settings.QuickScreeningSamples)
+	// α = 10⁻⁴ split: 5% at the quick look, then a tenth and nine tenths
+	// of the rest at the early and the planned look, over 2 candidates.
+	run := held.Settings.Runs[0]
+	require.InDelta(t, math.Sqrt(0.05e-4/2), run.QuickPerConfirmation, 1e-12)
+	require.InDelta(t, math.Sqrt(0.95*0.1e-4/2), run.EarlyPerConfirmation, 1e-12)
+	require.InDelta(t, math.Sqrt(0.95*0.9e-4/2), run.PerConfirmation, 1e-12)
+	require.InDelta(t, run.QuickPerConfirmation, held.PerConfirmation, 1e-12, "decided at the quick look's level")
 	full, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.False(t, full.QuickLook || full.Settings.QuickSamples > 0, "no quick look without the option: %s", full)

@@ -195,6 +195,10 @@ type Run struct {
 	Threshold       float64 // the value the criterion must not exceed
 	Alpha           float64 // the run's share of the false-failure budget
 	PerConfirmation float64 // the level of each confirmation at the planned size (see Report.Confirmed)
+	// EarlyPerConfirmation and QuickPerConfirmation are the levels of each
+	// confirmation at the early look and at the quick look (Quick); 0
+	// where the audit has no such look.
+	EarlyPerConfirmation, QuickPerConfirmation float64
 }
 
 func settingsOf(p plan.Plan) Settings {
@@ -206,15 +210,18 @@ func settingsOf(p plan.Plan) Settings {
 	s.EarlySamples = p.EarlyConfirmation.Samples
 	s.QuickScreeningSamples, s.QuickSamples = p.Quick.Samples, p.QuickConfirmation.Samples
 	for _, r := range p.Runs {
-		run := Run{r.Criterion, r.Lambda, r.Threshold, r.Alpha, r.PerConfirmation()}
-		planned := r
+		run := Run{Criterion: r.Criterion, Lambda: r.Lambda, Threshold: r.Threshold, Alpha: r.Alpha}
+		share := func(f float64) float64 { q := r; q.Alpha *= f; return q.PerConfirmation() }
+		full := 1.0
 		if p.Quick.Samples > 0 {
-			planned.Alpha *= 1 - plan.QuickLookShare
+			run.QuickPerConfirmation = share(plan.QuickLookShare)
+			full = 1 - plan.QuickLookShare
 		}
 		if earlyLook(p).Samples > 0 {
-			planned.Alpha *= 1 - plan.EarlyLookShare
+			run.EarlyPerConfirmation = share(full * plan.EarlyLookShare)
+			full *= 1 - plan.EarlyLookShare
 		}
-		run.PerConfirmation = planned.PerConfirmation()
+		run.PerConfirmation = share(full)
 		s.Runs = append(s.Runs, run)
 	}
 	return s
