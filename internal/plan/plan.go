@@ -167,10 +167,12 @@ const (
 // QuickLookShare of the run's α. It ends the run there when the claim is
 // violated or held with margin by the same rules as the early look;
 // otherwise the full screening and the sequential confirmation follow, at
-// the rest of α, with the wide pairs the quick look promoted (see
-// search.Config.QuickScreening). A claim with margin then costs a few screenings
-// at an eighth of their size, not the full screening; one at its truth
-// pays the quick screening on top.
+// the rest of α, promoting from what the quick look's wide stage sifted
+// (see search.Config.QuickScreening). A claim far from the truth then
+// costs a few screenings at an eighth of their size, not the full
+// screening; one near its truth pays the quick screening on top. It is
+// opt-in (Settings.Quick): the quick screening sees rare outputs less
+// well.
 //
 // An audit of fewer than QuickLookDivisor·MinQuickConfirmation confirming
 // draws per side (go test -short's included) has no quick look: its

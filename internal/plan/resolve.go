@@ -209,8 +209,9 @@ func (p Plan) WithSamples(n int) Plan {
 
 // PlannedCalls estimates the mechanism calls of an audit of inputs
 // candidate pairs and wide wide pairs: every run screens each input (pilot
-// and sample) at the quick look's size and in full, screens each wide pair coarsely (Plan.Wide) and at most
-// WideSifted of them again (Plan.WideSift), and confirms at most
+// and sample) in full and, with a quick look, at its size, screens each
+// wide pair coarsely (Plan.Wide) and at most WideSifted of them again
+// (Plan.WideSift), and confirms at most
 // Confirmed candidates twice. Promoted wide pairs, improvement,
 // simplification and refined screenings come on top, and an early look
 // can end a run sooner.

@@ -18,13 +18,13 @@ import "github.com/dptest/dptest/internal/plan"
 // too rare to screen, say) leaves the decision to the full run; the
 // mechanism's own failures end the run, as anywhere.
 //
-// What the quick look cannot see, the full screening could: outputs rarer
-// than about one in the quick screening's draws, and statistics that only
-// a larger screening would choose. Its pass also needs, as the early
-// look's, no confirmation leaning on the tails beyond the screening's
-// extremes, none counting outputs of one dataset alone, and a resolution
-// within ResolutionFactor of the claim; that is why the quick look is
-// opt-in (dptest.Quick).
+// Its pass needs, as the early look's, no confirmation leaning on the
+// tails beyond the screening's extremes, none counting outputs of one
+// dataset alone, and a resolution within ResolutionFactor of the claim.
+// Those checks cannot show what its statistic does not count: outputs
+// rarer than about one in the quick screening's draws, and statistics
+// only a larger screening would choose, which the full screening sees.
+// That is why the quick look is opt-in (dptest.Quick).
 func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F], rest Config[D], err error) {
 	rest = cfg
 	rest.QuickScreening, rest.QuickConfirmation = plan.Stage{}, plan.Stage{}
@@ -39,11 +39,7 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 		rest.carried = &wideCarry[D]{res: out.Wide, sifted: s.sifted}
 	}
 	if err != nil {
-		if mechanismFailure(err) {
-			return out, rest, err
-		}
-		s.logf("quick look at %d draws per side could not screen (%v); screening in full", q.Screening.Samples, err)
-		return Outcome[D, F]{}, rest, nil
+		return s.fallThrough(out, rest, err)
 	}
 	if !s.decidable() {
 		s.logf("quick look at %d draws per side: the screening shows neither a clear violation nor room to spare; screening in full", q.Screening.Samples)
@@ -51,7 +47,7 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 	}
 	var accs []*Counts
 	if out, err = s.conclude(out, q, &accs, true); err != nil {
-		return out, rest, err
+		return s.fallThrough(out, rest, err)
 	}
 	if out.Violated || out.Held {
 		out.Quick = true
@@ -60,6 +56,18 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 	}
 	s.logf("quick look confirmed at %d draws per side: neither violated nor held with margin; screening in full", q.Confirmation.Samples)
 	return out, rest, nil
+}
+
+// fallThrough ends a quick look that failed: a failure of the mechanism
+// (a draw, a changed dataset, the deadline) ends the run with it, as
+// anywhere; one of the statistics at the quick look's size leaves the
+// decision to the full run.
+func (s *screening[D, F]) fallThrough(out Outcome[D, F], rest Config[D], err error) (Outcome[D, F], Config[D], error) {
+	if mechanismFailure(err) {
+		return out, rest, err
+	}
+	s.logf("quick look at %d draws per side failed (%v); screening in full", s.cfg.Screening.Samples, err)
+	return Outcome[D, F]{}, rest, nil
 }
 
 // wideCarry is what a quick look's wide stage sifted, for the full run.
