@@ -142,12 +142,12 @@ func (c eventCriterion[D]) holdsAtZero() bool { return c.threshold == 0 && c.mea
 // screening, whose smallest prefixes hold a few dozen draws at the quick
 // look, only asks its estimates to lie inside the claim (z = 0), and
 // leaves the margin to the confirmations, which count more draws (four
-// times as many at the quick look). The limit is ε itself, not plan.HoldShare of it, for the same
-// reason; the cross-check stands beside the local audit, which must pass
-// the same claim too, on its own rules. The chosen event alone
-// would not do: inside the claim the measure is negative on every event
-// and nearest 0 on the smallest, so the larger tests beside it must show
-// the ratio too.
+// times as many at the quick look). The limit is ε itself, not
+// plan.HoldShare of it, for the same reason; the cross-check stands beside
+// the local audit, which must pass the same claim too, on its own rules.
+// The chosen event alone would not do: inside the claim the measure is
+// negative on every event and nearest 0 on the smallest, so the larger
+// tests beside it must show the ratio too.
 func (c eventCriterion[D]) marginHeld(cp, cq []int64, np, nq int64, z float64) bool {
 	if !c.holdsAtZero() {
 		return false

@@ -86,13 +86,5 @@ func (s *screening[D, F]) decidable() bool {
 		return true
 	}
 	below := holdTest(s.crit, s.cfg.Run.Threshold)
-	if below == nil {
-		return false
-	}
-	for _, c := range s.cands {
-		if !below(c.Screening) {
-			return false
-		}
-	}
-	return true
+	return below != nil && screeningsPass(s.cands, below)
 }

@@ -446,16 +446,24 @@ func held[D, F any](screened, confirmed []Candidate[D, F], below func(Score) boo
 	inside := func(s Score) bool {
 		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor
 	}
-	for _, c := range screened {
-		if !below(c.Screening) {
-			return false
-		}
+	if !screeningsPass(screened, below) {
+		return false
 	}
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			if !below(s) || !inside(s) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// screeningsPass reports whether every candidate's screening passes below.
+func screeningsPass[D, F any](cands []Candidate[D, F], below func(Score) bool) bool {
+	for _, c := range cands {
+		if !below(c.Screening) {
+			return false
 		}
 	}
 	return true

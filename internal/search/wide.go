@@ -93,7 +93,10 @@ func (s *screening[D, F]) siftWide() (WideResult, error) {
 		return res, err
 	}
 	res.Sifted = len(sifted)
-	s.sifted = append(make([]ranked[D], 0, len(sifted)), sifted...)
+	if sifted == nil {
+		sifted = []ranked[D]{} // the stage ran, though no pair could be sifted
+	}
+	s.sifted = sifted
 	return res, nil
 }
 
