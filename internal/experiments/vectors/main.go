@@ -166,6 +166,8 @@ func line(t float64) []float64 {
 func main() {
 	reps := flag.Int("reps", 200, "audits of each correct claim")
 	preps := flag.Int("preps", 100, "audits of each violated claim")
+	first := flag.Int("first", 0, "index of the first audit of each claim (its seed): run audits first … first+reps−1, so that a long row can be run in parts")
+	each := flag.Bool("each", false, "also print one line per audit to stderr (verdict, LowerBound/truth, seconds), so that a part run is not lost")
 	only := flag.String("only", "", "regular expression: audit only the cases whose name matches")
 	samples := flag.Int("samples", 0, "samples per side of each audit (0: the default)")
 	canary := flag.Bool("canary", false, "instead, show what the default search finds for the Gaussian vector at d = 100 (k = 100)")
@@ -193,7 +195,7 @@ func main() {
 		return
 	}
 	re := regexp.MustCompile(*only)
-	fmt.Printf("# vectors: reps=%d preps=%d samples=%d GOMAXPROCS=%d %s\n", *reps, *preps, *samples, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
+	fmt.Printf("# vectors: first=%d reps=%d preps=%d samples=%d GOMAXPROCS=%d %s\n", *first, *reps, *preps, *samples, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
 	fmt.Printf("%-52s %8s %8s | %4s %4s %4s %-15s %4s %8s %8s %8s %-9s | %6s\n",
 		"case", "claimed", "truth", "n", "viol", "inc", "viol 95% CI", "pass", "med LB/t", "med e/t", "LB/claim", "scores", "s/aud")
 	for _, c := range cases() {
@@ -204,19 +206,24 @@ func main() {
 		if c.violated {
 			n = *preps
 		}
-		run(c, n, opts)
+		run(c, *first, n, *each, opts)
 	}
 	fmt.Println(expstat.PeakRSS())
 }
 
-// run audits one claim n times and prints its row.
-func run(c claim, n int, opts []dptest.Option) {
+// run audits one claim n times, seeds first … first+n−1, and prints its
+// row; with each, also one line per audit on stderr.
+func run(c claim, first, n int, each bool, opts []dptest.Option) {
 	var viol, inc, pass int
 	var ratios, ests, vsClaim []float64
 	kinds := map[string]int{}
 	start := time.Now()
-	for i := 0; i < n; i++ {
+	for i := first; i < first+n; i++ {
+		t0 := time.Now()
 		rep, err := c.audit(expstat.RunSeed("vectors|%s|%d", c.name, i), opts...)
+		if each {
+			fmt.Fprintf(os.Stderr, "audit %s #%d: violated=%v err=%v LB/t=%.4f %.1fs\n", c.name, i, rep.Violated, err, rep.LowerBound/c.truth, time.Since(t0).Seconds())
+		}
 		switch {
 		case errors.Is(err, dptest.ErrInconclusive):
 			inc++
