@@ -441,6 +441,9 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
+		if out.UnresolvedUnbounded {
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}
+		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
 	}
 	return err

@@ -88,7 +88,7 @@ func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alp
 // bound; with no prefix predicting a positive bound, E is empty and the
 // prediction 0, and the caller should not choose the event.
 func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64) (stat.Grouping, float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, 0, 0, true)
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, 0, 0, true, PenalisedKeys)
 	group := make([]int, len(ks))
 	for i := range group {
 		if i > cut {
@@ -109,9 +109,9 @@ func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, mea
 // values, the values it does not list have a last group of their own
 // (Grouping.Unlisted). It returns the grouping, inEvent and the predicted
 // bound (−Inf, and inEvent 0, only when no prefix has a predicted P(E)
-// below 1).
-func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, parts int) (g stat.Grouping, inEvent int, predicted float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty, false)
+// below 1). keys orders the cells (see [Keys]).
+func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, parts int, keys Keys) (g stat.Grouping, inEvent int, predicted float64) {
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty, false, keys)
 	group, groups, inEvent := cutGroups(ks, cut, parts)
 	if order.Partition == nil {
 		// Values the screening never saw get a group of their own, the
@@ -131,15 +131,15 @@ func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, m
 // (a far-tail event whose Gaussian-DP level the held draws overstate).
 const HeldPenalty = 1
 
-// bestCut orders the cells (orderCells) and returns the index of the last
+// bestCut orders the cells (orderCells, by keys) and returns the index of the last
 // cell of the prefix whose measure(a₋, b₊) is predicted largest, above
 // floor (−1 for none), and that prediction (floor for none); the held
 // counts are first moved by heldPenalty of their own standard errors
 // against the prefix (0: not moved). Prefixes whose predicted a₋ does not
 // exceed b₊ are left out when onlyAbove is set (the two-point Rényi
 // divergence grows again below a = b).
-func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, floor, heldPenalty float64, onlyAbove bool) (ks []keyed, bestAt int, best float64) {
-	ks = orderCells(order, n, reverse)
+func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, floor, heldPenalty float64, onlyAbove bool, keys Keys) (ks []keyed, bestAt int, best float64) {
+	ks = orderCells(order, n, reverse, keys)
 	counts := make(map[any][2]float64, len(held.Cells))
 	for _, c := range held.Cells {
 		p, q := float64(c.P), float64(c.Q)

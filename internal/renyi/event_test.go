@@ -199,7 +199,7 @@ func TestPrefixGroups(t *testing.T) {
 	hockey := func(e float64) func(a, b float64) float64 {
 		return func(a, b float64) float64 { return a - math.Exp(e)*b }
 	}
-	g, in, predicted := PrefixGroups(order, order, 100_000, false, 0.01, hockey(0.5), 4)
+	g, in, predicted := PrefixGroups(order, order, 100_000, false, 0.01, hockey(0.5), 4, PenalisedKeys)
 	require.Greater(t, predicted, 0.0)
 	require.Greater(t, in, 0)
 	require.GreaterOrEqual(t, g.Groups, 4)
@@ -215,7 +215,7 @@ func TestPrefixGroups(t *testing.T) {
 	for v := 1; v < 20; v++ { // groups are consecutive in ratio
 		require.LessOrEqual(t, g.OfValue[v], g.OfValue[v-1])
 	}
-	_, in, predicted = PrefixGroups(order, order, 100_000, false, 0.01, hockey(5), 4)
+	_, in, predicted = PrefixGroups(order, order, 100_000, false, 0.01, hockey(5), 4, PenalisedKeys)
 	require.Less(t, predicted, 0.0, "no positive bound at ε = 5")
 	require.Greater(t, in, 0, "still an event")
 }

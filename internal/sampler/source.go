@@ -18,7 +18,9 @@ type Source[D any] interface {
 	// Sample draws n outputs on each of x and y into the table every
 	// criterion consumes: for real outputs, first pilot outputs per side,
 	// which fix a partition of the line into cells (stat.PartitionOf), then
-	// the outputs counted per cell; for discrete outputs, per value.
+	// the outputs counted per cell, the two open cells cut again at their
+	// most extreme outputs (stat.RefineTails); for discrete outputs, per
+	// value.
 	Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error)
 	// Count draws n outputs on each of x and y and counts them in the
 	// groups of each grouping: cx[k][g] outputs on x fell in group g of
@@ -95,12 +97,12 @@ func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 		return nil, err
 	}
 	part := stat.PartitionOf(pooled)
-	newCounts := func() *stat.PartitionCounts { return stat.NewPartitionCounts(part) }
+	newCounts := func() *stat.PartitionCounts { return stat.NewTailCounts(part, stat.TailKeep) }
 	cx, cy, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, stat.CheckFinite, newCounts)
 	if err != nil {
 		return nil, err
 	}
-	return stat.TabulateCells(cx, cy), nil
+	return stat.RefineTails(cx, cy), nil
 }
 
 // pilot draws the pilot outputs of both sides, pooled.

@@ -92,7 +92,7 @@ func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 	}
 	parts := make([]*stat.Partition, len(scores))
 	for i, sc := range scores {
-		parts[i] = stat.PartitionOf(append(px.V[i], py.V[i]...))
+		parts[i] = stat.ScorePartitionOf(append(px.V[i], py.V[i]...))
 		parts[i].Score = sc
 	}
 	newCells := func() *stat.ScoredCells { return stat.NewScoredCells(parts) }
@@ -100,9 +100,9 @@ func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 	if err != nil {
 		return nil, err
 	}
-	t := stat.TabulateCells(cx.In[0], cy.In[0])
+	t := stat.RefineTails(cx.In[0], cy.In[0])
 	for i := 1; i < len(parts); i++ {
-		t.Alternatives = append(t.Alternatives, stat.TabulateCells(cx.In[i], cy.In[i]))
+		t.Alternatives = append(t.Alternatives, stat.RefineTails(cx.In[i], cy.In[i]))
 	}
 	return t, nil
 }

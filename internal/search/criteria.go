@@ -255,6 +255,10 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if zp != nil {
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
+	if k := farAlone(f.Grouping, cp, cq); k > 0 {
+		score.Unbounded = true
+		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", k, n, par.Lambda)
+	}
 	if f.Unreachable {
 		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, 2*par.Lambda*par.Lambda, renyi.ZoneFraction)
 	}
@@ -262,6 +266,38 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 		score.Unresolved = r
 	}
 	return score, nil
+}
+
+// farAlone returns how many outputs counted cp fell in groups of g made
+// only of far cells (beyond a gap in the screening's tails,
+// stat.Partition.Far) that the other side, counted cq, never produced: 0
+// if none. Noise with a density leaves no such gap, and a discrete
+// output's tail none but its spacing, so those outputs are what one
+// dataset alone produces, and no count of the other's can bound their
+// divergence. (An atom alone proves less: the extreme value of a discrete
+// output, or of a learned score that is a step function, is produced by
+// both datasets at very different rates, and a million draws of one may
+// hold none of it.)
+func farAlone(g stat.Grouping, cp, cq []int64) int64 {
+	if g.Partition == nil {
+		return 0
+	}
+	far := make([]bool, g.Groups)
+	for k := range far {
+		far[k] = true
+	}
+	seen := make([]bool, g.Groups)
+	for c, k := range g.OfCell {
+		seen[k] = true
+		far[k] = far[k] && g.Partition.Far(c)
+	}
+	var n int64
+	for k := range far {
+		if seen[k] && far[k] && cp[k] > 0 && cq[k] == 0 {
+			n += cp[k]
+		}
+	}
+	return n
 }
 
 // zoneTotals turns counts of a product with the end zones (group 3g + z)

@@ -84,20 +84,25 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		return xy, yx, err
 	}
 	sparse := sparseCount(orders[0])
-	// Each table is ordered raw and, for real or ranged outputs, smoothed
-	// (the same for both directions), and predicted on its held draws.
-	var ordered, held []*stat.Table
-	for k := range orders {
-		for _, order := range []*stat.Table{orders[k], stat.Smoothed(orders[k], EventSmoothCount)} {
-			if order != nil {
-				ordered, held = append(ordered, order), append(held, helds[k])
-			}
+	// Each table is ordered raw, raw with the cells of one side alone
+	// first by their exact bounds (renyi.OneSidedKeys) and, for real or
+	// ranged outputs, smoothed (the same for both directions), and
+	// predicted on its held draws.
+	type ordering struct {
+		order, held *stat.Table
+		keys        renyi.Keys
+	}
+	var orderings []ordering
+	for k, order := range orders {
+		orderings = append(orderings, ordering{order, helds[k], renyi.PenalisedKeys}, ordering{order, helds[k], renyi.OneSidedKeys})
+		if smooth := stat.Smoothed(order, EventSmoothCount); smooth != nil {
+			orderings = append(orderings, ordering{smooth, helds[k], renyi.PenalisedKeys})
 		}
 	}
 	var out [2]Screened[EventFinding]
 	for d, reverse := range []bool{false, true} {
-		for i, order := range ordered {
-			s := c.screenOrder(order, held[i], reverse)
+		for i, o := range orderings {
+			s := c.screenOrder(o.order, o.held, reverse, o.keys)
 			s.Finding.SparseValues, s.Unresolved = sparse, sparseReason(sparse)
 			if i == 0 {
 				out[d] = s
@@ -110,10 +115,10 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 }
 
 // screenOrder chooses the event among the prefixes of order's cells by
-// ratio, its bound predicted from held (renyi.PrefixGroups), and scores it
-// on held.
-func (c eventCriterion[D]) screenOrder(order, held *stat.Table, reverse bool) Screened[EventFinding] {
-	g, in, predicted := renyi.PrefixGroups(order, held, c.confirm, reverse, c.alpha, c.measure.Of, EventParts)
+// ratio (keyed by keys), its bound predicted from held
+// (renyi.PrefixGroups), and scores it on held.
+func (c eventCriterion[D]) screenOrder(order, held *stat.Table, reverse bool, keys renyi.Keys) Screened[EventFinding] {
+	g, in, predicted := renyi.PrefixGroups(order, held, c.confirm, reverse, c.alpha, c.measure.Of, EventParts, keys)
 	cp, cq := renyi.GroupTotals(held, g)
 	np, nq := held.NP, held.NQ
 	if reverse {

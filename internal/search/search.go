@@ -189,6 +189,10 @@ type Outcome[D, F any] struct {
 	// UnresolvedDependence of it lost without them (Score.TailDependence); or a
 	// Resolution above ResolutionFactor times the threshold.
 	Unresolved string
+	// UnresolvedUnbounded is set when Unresolved is a confirmation's
+	// statistic that one dataset alone produced (Score.Unbounded), which
+	// more draws at the same criterion do not resolve.
+	UnresolvedUnbounded bool
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
 	// about DetectProbability (see [resolution]).
@@ -320,7 +324,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Resolution = max(out.Resolution, f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm))
 	}
 	if !out.Violated {
-		out.Unresolved = unresolved(out.Confirmed)
+		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved = fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", cfg.Confirmation.Samples, r, th, ResolutionFactor)
 		}
@@ -488,19 +492,21 @@ const UnresolvedShare = 0.5
 const UnresolvedDependence = 0.9
 
 // unresolved explains why confirmed candidates cannot tell, or is empty.
-func unresolved[D, F any](confirmed []Candidate[D, F]) string {
+func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded bool) {
 	for _, c := range confirmed {
-		if why := c.Confirmations[0].Unresolved; why != "" {
-			return why
+		for _, s := range c.Confirmations {
+			if s.Unresolved != "" {
+				return s.Unresolved, s.Unbounded
+			}
 		}
 		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
-			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y)
+			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false
 		}
 		if d := max(c.Confirmations[0].TailDependence, c.Confirmations[1].TailDependence); d > UnresolvedDependence {
-			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn: without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d)
+			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn: without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // floored is a criterion whose statistic cannot show a violation below

@@ -302,8 +302,10 @@ func TestUnresolvedWhenTheEvidenceRestsOnTheTail(t *testing.T) {
 	cand := func(dependence float64) []Candidate[int, finding] {
 		return []Candidate[int, finding]{{Confirmations: [2]Score{{}, {TailDependence: dependence}}}}
 	}
-	require.Contains(t, unresolved(cand(0.95)), "falls by 95%")
-	require.Empty(t, unresolved(cand(UnresolvedDependence)))
+	why, _ := unresolved(cand(0.95))
+	require.Contains(t, why, "falls by 95%")
+	why, _ = unresolved(cand(UnresolvedDependence))
+	require.Empty(t, why)
 }
 
 // sequential is a criterion whose every candidate has the value v, seen by

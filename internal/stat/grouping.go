@@ -139,6 +139,11 @@ type PartitionCounts struct {
 	Part *Partition
 	In   []int64
 	N    int64
+	// keep > 0 ([NewTailCounts]): low and high hold, unsorted and at most
+	// 2·keep long, values of the first and the last cell among which are
+	// their keep smallest and largest.
+	keep      int
+	low, high []float64
 }
 
 // NewPartitionCounts returns an empty statistic on p.
@@ -148,8 +153,12 @@ func NewPartitionCounts(p *Partition) *PartitionCounts {
 
 // Add counts one output.
 func (c *PartitionCounts) Add(v float64) {
-	c.In[c.Part.Cell(v)]++
+	cell := c.Part.Cell(v)
+	c.In[cell]++
 	c.N++
+	if c.keep > 0 && (cell == 0 || cell == len(c.In)-1) {
+		c.keepTail(v, cell)
+	}
 }
 
 // Merge adds the counts of o, on the same partition.
@@ -158,6 +167,7 @@ func (c *PartitionCounts) Merge(o *PartitionCounts) {
 		c.In[i] += v
 	}
 	c.N += o.N
+	c.mergeTails(o)
 }
 
 // CellGrouping groups every cell of a table on its own: each cell of its

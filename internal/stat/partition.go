@@ -27,16 +27,97 @@ type Partition struct {
 	// Score, for vector outputs, is the score whose values the partition
 	// cuts: a vector v is in cell Cell(Score.Of(v)). Nil for real outputs.
 	Score *Score
+	// far holds the limits beyond which outputs are far: see Far.
+	far farLimits
+}
+
+// farLimits are the values past which outputs lie beyond a gap in the
+// pilot's or a screening's tails (farCount): below below, from above on.
+type farLimits struct {
+	below, above       float64
+	hasBelow, hasAbove bool
 }
 
 // PilotPerCell is how many pooled pilot values a cell of PartitionOf holds
 // on average.
 const PilotPerCell = 16
 
+// LightAtomRepeats and MaxLightAtoms: a pilot value repeated at least
+// LightAtomRepeats times but less than a cell's worth is an atom with a
+// cell of its own too, as long as the pilot holds at most MaxLightAtoms
+// such values. A density repeats no value, so a few repeats mark an atom;
+// without its own cell, an atom one dataset alone produces once in 1,000
+// draws (rarer than a cell's 16 of the pilot's outputs) shares its cell
+// with the noise, whose count hides it. Many repeated values are a
+// discrete or rounded output, which its cells already count.
+const (
+	LightAtomRepeats = 3
+	MaxLightAtoms    = 32
+)
+
 // PartitionOf sorts the pooled pilot values in place and cuts the line into
-// cells of PilotPerCell of them each.
-func PartitionOf(pooled []float64) *Partition {
-	return partitionOfCount(pooled, len(pooled)/PilotPerCell)
+// cells of PilotPerCell of them each, its atoms (light ones included, see
+// LightAtomRepeats) in cells of their own.
+//
+// Values beyond a gap in either half of the pilot (farCount, from the
+// median outwards) are far (Far): they get cells apart from the rest, cut
+// only at their atoms.
+func PartitionOf(pooled []float64) *Partition { return partitionOf(pooled, true) }
+
+// ScorePartitionOf is PartitionOf for the values of a learned score of
+// vector outputs, with atoms at a cell's worth only: a score is often a
+// step function (a sum of per-coordinate ratios estimated on cells), whose
+// values repeat whatever the outputs do, and a cell for each of its rarer
+// values only adds noise to the screening that chooses among the scores.
+func ScorePartitionOf(pooled []float64) *Partition { return partitionOf(pooled, false) }
+
+// partitionOf is PartitionOf, with light atoms or without.
+func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
+	numeric.SortFloats(pooled)
+	n := len(pooled)
+	light := 0
+	if lightAtomsToo {
+		light = lightAtoms(pooled, n/PilotPerCell)
+	}
+	below := farCount(pooled[:n/2+1], true)
+	above := farCount(pooled[n/2:], false)
+	p := &Partition{}
+	if below > 0 {
+		cutSorted(pooled[:below], 1, LightAtomRepeats, p.add)
+		p.add(pooled[below], false)
+		p.far.below, p.far.hasBelow = pooled[below], true
+	}
+	middle := pooled[below : n-above]
+	cutSorted(middle, len(middle)/PilotPerCell, light, p.add)
+	if above > 0 {
+		p.add(pooled[n-above], false)
+		p.far.above, p.far.hasAbove = pooled[n-above], true
+		cutSorted(pooled[n-above:], 1, LightAtomRepeats, p.add)
+	}
+	p.atom = append(p.atom, false) // the last cell
+	return p
+}
+
+// lightAtoms returns LightAtomRepeats if the sorted values hold between 1
+// and MaxLightAtoms values repeated that often but fewer times than one of
+// about cells cells holds, else 0 (atoms at a cell's worth only).
+func lightAtoms(sorted []float64, cells int) int {
+	per := float64(len(sorted)) / float64(max(1, min(cells, len(sorted))))
+	light := 0
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		if j-i >= LightAtomRepeats && float64(j-i) < per {
+			light++
+		}
+		i = j
+	}
+	if light == 0 || light > MaxLightAtoms {
+		return 0
+	}
+	return LightAtomRepeats
 }
 
 // partitionOfCount sorts values in place and cuts the line into about
@@ -47,18 +128,26 @@ func partitionOfCount(values []float64, cells int) *Partition {
 }
 
 // NewPartition cuts the real line into about cells cells of equal mass of
-// the sorted pooled pilot values (finite, at least one).
+// the sorted pooled pilot values (finite, at least one); a value repeated
+// at least a cell's worth of times is an atom.
 func NewPartition(sorted []float64, cells int) *Partition {
+	p := &Partition{}
+	cutSorted(sorted, cells, 0, p.add)
+	p.atom = append(p.atom, false) // the last cell
+	return p
+}
+
+// cutSorted calls add(b, atomBelow) with the increasing boundaries that cut
+// the line into about cells cells of equal mass of the sorted values,
+// atomBelow when the cell that b closes is a single value: one repeated
+// at least atomRepeats times, or a cell's worth when atomRepeats is 0.
+func cutSorted(sorted []float64, cells, atomRepeats int, add func(b float64, atomBelow bool)) {
 	n := len(sorted)
 	cells = max(1, min(cells, n))
 	per := float64(n) / float64(cells)
-	p := &Partition{}
-	add := func(b float64, atomBelow bool) {
-		if len(p.bounds) > 0 && b <= p.bounds[len(p.bounds)-1] {
-			return
-		}
-		p.bounds = append(p.bounds, b)
-		p.atom = append(p.atom, atomBelow)
+	atomAt := per
+	if atomRepeats > 0 {
+		atomAt = float64(atomRepeats)
 	}
 	next := per
 	for i := 0; i < n; {
@@ -67,7 +156,7 @@ func NewPartition(sorted []float64, cells int) *Partition {
 			j++
 		}
 		v := sorted[i]
-		if float64(j-i) >= per && !math.IsInf(v, 0) {
+		if float64(j-i) >= atomAt && !math.IsInf(v, 0) {
 			// An atom: close the cell below it at v, and its own at the
 			// next float.
 			add(v, false)
@@ -79,8 +168,17 @@ func NewPartition(sorted []float64, cells int) *Partition {
 		}
 		i = j
 	}
-	p.atom = append(p.atom, false) // the last cell
-	return p
+}
+
+// add appends the boundary b, closing a cell that is an atom when
+// atomBelow; a boundary not above the last one would close an empty cell
+// and is dropped.
+func (p *Partition) add(b float64, atomBelow bool) {
+	if len(p.bounds) > 0 && b <= p.bounds[len(p.bounds)-1] {
+		return
+	}
+	p.bounds = append(p.bounds, b)
+	p.atom = append(p.atom, atomBelow)
 }
 
 // Cells returns the number of cells.
@@ -106,6 +204,15 @@ func (p *Partition) Bounds(c int) (lo, hi float64) {
 // Open reports whether cell c is one of the two that reach ±Inf: what it
 // counts lies partly beyond every value the pilot saw.
 func (p *Partition) Open(c int) bool { return c == 0 || c == len(p.bounds) }
+
+// Far reports whether cell c lies beyond a gap that [PartitionOf] found
+// in the pilot or [RefineTails] in a screening's open cells: outputs
+// further from all the others than those others are spread (10⁶ beside
+// noise of scale 1).
+func (p *Partition) Far(c int) bool {
+	lo, hi := p.Bounds(c)
+	return p.far.hasBelow && hi <= p.far.below || p.far.hasAbove && lo >= p.far.above
+}
 
 // Atom reports whether cell c holds a single value.
 func (p *Partition) Atom(c int) bool { return p.atom[c] }

@@ -81,3 +81,29 @@ func TestPartitionOfWideIntegers(t *testing.T) {
 		require.False(t, p.Atom(c))
 	}
 }
+
+// A value the pilot repeats three times is an atom with a cell of its own
+// (a density repeats no value), unless more than MaxLightAtoms values
+// repeat that lightly: then the output is rounded, and only values
+// repeated a cell's worth of times are atoms.
+func TestPartitionOfLightAtoms(t *testing.T) {
+	v := normalSample(20, 25_000, 0, 1)
+	v[0], v[1], v[2] = 0.25, 0.25, 0.25
+	p := PartitionOf(slices.Clone(v))
+	c := p.Cell(0.25)
+	require.True(t, p.Atom(c))
+	lo, hi := p.Bounds(c)
+	require.Equal(t, 0.25, lo)
+	require.Equal(t, math.Nextafter(0.25, 1), hi)
+
+	r := normalSample(21, 25_000, 0, 1)
+	for i := range MaxLightAtoms + 1 {
+		for k := range LightAtomRepeats {
+			r[i*LightAtomRepeats+k] = float64(i) / 10
+		}
+	}
+	p = PartitionOf(slices.Clone(r))
+	for i := range MaxLightAtoms + 1 {
+		require.False(t, p.Atom(p.Cell(float64(i)/10)), "value %v", float64(i)/10)
+	}
+}

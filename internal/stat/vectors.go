@@ -181,11 +181,11 @@ func (s *ScoredValues) Merge(o *ScoredValues) {
 type ScoredCells struct{ In []*PartitionCounts }
 
 // NewScoredCells returns an empty statistic on the partitions, which must
-// be scored.
+// be scored, keeping the extremes of each for [RefineTails].
 func NewScoredCells(parts []*Partition) *ScoredCells {
 	c := &ScoredCells{In: make([]*PartitionCounts, len(parts))}
 	for i, p := range parts {
-		c.In[i] = NewPartitionCounts(p)
+		c.In[i] = NewTailCounts(p, TailKeep)
 	}
 	return c
 }

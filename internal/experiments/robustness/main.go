@@ -14,7 +14,9 @@
 // Cauchy mechanism, k-ary randomized response with k = 2…10⁵ at λ = 2, 10,
 // 20, the Gaussian mechanism at λ = 1.01…256, and pure-DP claims (Laplace
 // at an offset of 10¹¹, the discrete Laplace of scale 1000, a partition
-// selection of infinite loss). Every audit runs with the default options
+// selection of infinite loss), and rare outputs that one dataset alone
+// produces, far beyond the noise or inside it (aloneShapes, pure DP at
+// ε = 2 and RDP at λ = 2, only violated rows). Every audit runs with the default options
 // and its own seed (expstat.RunSeed of the shape and the run).
 //
 //	go run ./internal/experiments/robustness -reps 100 -vreps 20
@@ -96,7 +98,7 @@ func main() {
 		}
 		claim := s.truth / 1.5
 		if math.IsInf(s.truth, 1) {
-			claim = 5.5
+			claim = s.infiniteClaim()
 		}
 		for i := 0; i < *vreps; i++ {
 			start := time.Now()

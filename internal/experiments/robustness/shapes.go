@@ -20,6 +20,19 @@ type shape struct {
 	audit        func(claim float64, opts ...dptest.Option) (dptest.Report, error)
 }
 
+// infiniteClaim is the claim of the violated row of a shape of infinite
+// truth: ε = 2 (pure DP) and twice the Laplace mechanism's D₂ (RDP) for
+// the alone family, 5.5 otherwise.
+func (s shape) infiniteClaim() float64 {
+	switch {
+	case s.family == "alone" && s.kind == "RDP":
+		return 2 * mechanisms.Laplace{B: 1}.RDP(2)
+	case s.family == "alone":
+		return 2
+	}
+	return 5.5
+}
+
 func sum(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
@@ -93,7 +106,8 @@ func shapes() []shape {
 		add(shape{"gaussian", fmt.Sprintf("sum+N(0,5) λ=%g", l), "RDP", l, l / 50,
 			rdpReal(l, func(r *rand.Rand, x []float64) float64 { return sum(x) + 5*r.NormFloat64() })})
 	}
-	return append(out, dpShapes()...)
+	out = append(out, dpShapes()...)
+	return append(out, aloneShapes()...)
 }
 
 // rrShapes is k-ary randomized response (ε₀ = 2) of the first record's
@@ -142,5 +156,56 @@ func dpShapes() []shape {
 	sel := dptest.Discrete(mechanisms.PartitionSelection{}.Sample)
 	out = append(out, shape{"DP", "partition selection (δ=0.05)", "DP", 0, math.Inf(1),
 		func(c float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(sel, c, o...) }})
+	return out
+}
+
+// aloneShapes are mechanisms that rarely release an output one dataset
+// alone produces (infinite loss and divergence on the canonical pair,
+// whose first records are 1 and 0): far beyond their noise, with
+// probability x₀/2000 (an atom at ±10⁶, at 40, beyond the tail but not
+// past a gap ten times its span, at an offset of 10¹¹ (+10⁴), and spread,
+// 10⁶ plus noise), or inside it, 0.5 with probability (1 − x₀)/1000 (an
+// atom too light for a cell of the pilot's 16 outputs). Pure-DP claims at
+// ε = 2 can show them; an RDP claim at λ = 2 cannot at a million draws
+// (the far atom needs Q(E) < 10⁻⁷), and must end inconclusive, never pass.
+func aloneShapes() []shape {
+	lap := func(r *rand.Rand) float64 {
+		u := r.Float64() - 0.5
+		return -math.Copysign(math.Log1p(-2*math.Abs(u)), u)
+	}
+	leaky := func(off float64, leak func(r *rand.Rand) float64) func(r *rand.Rand, x []float64) float64 {
+		return func(r *rand.Rand, x []float64) float64 {
+			if r.Float64()*2000 < x[0] {
+				return leak(r)
+			}
+			return off + sum(x) + lap(r)
+		}
+	}
+	inner := func(r *rand.Rand, x []float64) float64 {
+		if r.Float64()*1000 < 1-x[0] {
+			return 0.5
+		}
+		return sum(x) + lap(r)
+	}
+	cases := []struct {
+		name string
+		f    func(r *rand.Rand, x []float64) float64
+	}{
+		{"sum+Lap(1), 1e6 w.p. x0/2000", leaky(0, func(*rand.Rand) float64 { return 1e6 })},
+		{"sum+Lap(1), -1e6 w.p. x0/2000", leaky(0, func(*rand.Rand) float64 { return -1e6 })},
+		{"sum+Lap(1), 40 w.p. x0/2000", leaky(0, func(*rand.Rand) float64 { return 40 })},
+		{"1e11+sum+Lap(1), 1e11+1e4 w.p. x0/2000", leaky(1e11, func(*rand.Rand) float64 { return 1e11 + 1e4 })},
+		{"sum+Lap(1), 1e6+Lap(1) w.p. x0/2000", leaky(0, func(r *rand.Rand) float64 { return 1e6 + lap(r) })},
+		{"sum+Lap(1), 0.5 w.p. (1-x0)/1000", inner},
+	}
+	var out []shape
+	for _, c := range cases {
+		m := dptest.Continuous(c.f)
+		out = append(out, shape{"alone", "DP " + c.name, "DP", 0, math.Inf(1),
+			func(e float64, o ...dptest.Option) (dptest.Report, error) { return dptest.AuditDP(m, e, o...) }})
+	}
+	for _, c := range []int{0, len(cases) - 1} {
+		out = append(out, shape{"alone", "RDP λ=2 " + cases[c].name, "RDP", 2, math.Inf(1), rdpReal(2, cases[c].f)})
+	}
 	return out
 }

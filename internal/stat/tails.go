@@ -1,0 +1,229 @@
+package stat
+
+import (
+	"math"
+	"slices"
+)
+
+// The two open cells of a pilot's partition reach past every value the
+// pilot saw, so an output far beyond the noise, which one dataset produces
+// rarely (10⁶ once in 2,000 draws beside noise of scale 1), shares the
+// last cell with the noise's own tail and no count can isolate it: a
+// mechanism with ε = ∞ passes. A screening sample is many times the
+// pilot's size, so it keeps the values that fall in the open cells (the
+// TailKeep most extreme of each side) and cuts those cells again
+// ([RefineTails]) before any criterion reads its counts: at the values
+// that repeat there, and at a gap beyond which values lie far from all
+// the others. The new cells are fixed before the confirming draws, so
+// counting them is a post-processing like any other and every bound stays
+// valid. The open cells are not cut finer otherwise: a cell of the noise's
+// own tail holds what an inner cell holds.
+const (
+	// TailKeep is how many of its most extreme values in each open cell
+	// one side's screening statistic keeps.
+	TailKeep = 1 << 12
+	// TailAtomRepeats is how many times a kept value must repeat to get a
+	// cell of its own: a density beyond the pilot's extremes repeats no
+	// value, so three equal outputs out there are an atom.
+	TailAtomRepeats = 3
+	// FarInner is how many distinct values of an open cell, from its inner
+	// end, a gap must have inside it to make the values beyond it far
+	// (farCount).
+	FarInner = 8
+	// FarGap is how many times the span of the values inside it a gap in
+	// an open cell must be for the values beyond it to count as far. The
+	// largest gap among the m most extreme values of an exponential tail
+	// exceeds ten times their span with probability about e^{−10·(H_m−1)}
+	// (H_m the harmonic number), m ≥ FarInner: 10⁻¹¹; lighter tails less
+	// still. Heavier tails (Cauchy) have far values of their own.
+	FarGap = 10
+)
+
+// NewTailCounts returns an empty statistic on p that also keeps, of the
+// outputs in p's two open cells, the keep smallest and the keep largest,
+// for [RefineTails].
+func NewTailCounts(p *Partition, keep int) *PartitionCounts {
+	c := NewPartitionCounts(p)
+	c.keep = keep
+	return c
+}
+
+// keepTail records v, in open cell cell, among the kept extremes.
+func (c *PartitionCounts) keepTail(v float64, cell int) {
+	switch cell {
+	case 0:
+		c.low = append(c.low, v)
+		if len(c.low) >= 2*c.keep {
+			c.low = extremes(c.low, c.keep, false)
+		}
+	case len(c.In) - 1:
+		c.high = append(c.high, v)
+		if len(c.high) >= 2*c.keep {
+			c.high = extremes(c.high, c.keep, true)
+		}
+	}
+}
+
+// mergeTails adds o's kept extremes to c's.
+func (c *PartitionCounts) mergeTails(o *PartitionCounts) {
+	if c.keep == 0 {
+		return
+	}
+	c.low = extremes(append(c.low, o.low...), c.keep, false)
+	c.high = extremes(append(c.high, o.high...), c.keep, true)
+}
+
+// extremes sorts v and returns its keep smallest (largest when high),
+// sorted: the same multiset whatever order the values came in.
+func extremes(v []float64, keep int, high bool) []float64 {
+	slices.Sort(v)
+	if len(v) <= keep {
+		return v
+	}
+	if high {
+		return append(v[:0], v[len(v)-keep:]...)
+	}
+	return v[:keep]
+}
+
+// RefineTails returns the table of x's and y's counts on their partition
+// with its two open cells cut again at the kept values of both sides
+// (x and y must be [NewTailCounts] statistics on one partition, with what
+// they kept in it). In an open cell, the values beyond the kept ones of a
+// side that kept only its most extreme are known on both sides; a value
+// among them repeated TailAtomRepeats times gets a cell of its own, the
+// values beyond a gap (farCount) a cell apart from the rest (their atoms
+// apart again), and what is not known is one cell, counted by difference.
+// All counts stay exact.
+func RefineTails(x, y *PartitionCounts) *Table {
+	p := x.Part
+	if p.Cells() < 2 || x.keep == 0 || y.keep == 0 {
+		return TabulateCells(x, y) // no open cell apart from the other
+	}
+	x.low, y.low = extremes(x.low, x.keep, false), extremes(y.low, y.keep, false)
+	x.high, y.high = extremes(x.high, x.keep, true), extremes(y.high, y.keep, true)
+	last := p.Cells() - 1
+	lowLimit := math.Inf(1) // the low values known on both sides: v < lowLimit
+	highLimit := math.Inf(-1)
+	for _, c := range []*PartitionCounts{x, y} {
+		if int64(len(c.low)) < c.In[0] {
+			lowLimit = min(lowLimit, c.low[len(c.low)-1])
+		}
+		if int64(len(c.high)) < c.In[last] {
+			highLimit = max(highLimit, c.high[0])
+		}
+	}
+	lows := knownTail(x.low, y.low, func(v float64) bool { return v < lowLimit })
+	highs := knownTail(x.high, y.high, func(v float64) bool { return v > highLimit })
+	r := &Partition{Score: p.Score, far: p.far}
+	// A learned score's values repeat where it is a step function, not
+	// where the outputs do (see ScorePartitionOf): no atoms cut there.
+	atoms := TailAtomRepeats
+	if p.Score != nil {
+		atoms = math.MaxInt
+	}
+	// Below: the far values (beyond a gap; all of them if the pilot found
+	// one), then the rest, then what was not kept.
+	far := 0
+	if !r.far.hasBelow {
+		far = farCount(lows, true)
+	}
+	cutSorted(lows[:far], 1, atoms, r.add)
+	if far > 0 {
+		r.add(lows[far], false)
+		r.far.below, r.far.hasBelow = lows[far], true
+	}
+	cutSorted(lows[far:], 1, atoms, r.add)
+	if !math.IsInf(lowLimit, 1) {
+		r.add(lowLimit, false) // the rest of the open cell: [lowLimit, b₀)
+	}
+	for i, b := range p.bounds {
+		r.add(b, p.atom[i])
+	}
+	// Above: what was not kept, the rest, the far values.
+	if !math.IsInf(highLimit, -1) {
+		r.add(math.Nextafter(highLimit, math.Inf(1)), false) // [b_last, the known)
+	}
+	near := len(highs)
+	if !r.far.hasAbove {
+		near -= farCount(highs, false)
+	}
+	cutSorted(highs[:near], 1, atoms, r.add)
+	if near < len(highs) {
+		r.add(highs[near], false)
+		r.far.above, r.far.hasAbove = highs[near], true
+	}
+	cutSorted(highs[near:], 1, atoms, r.add)
+	r.atom = append(r.atom, false)
+	return TabulateCells(refinedCounts(x, r), refinedCounts(y, r))
+}
+
+// farCount returns how many of the sorted values of an open cell lie
+// beyond its first gap, outermost (the smallest if low, else the largest):
+// the first gap between distinct values, counted from the inner end past
+// at least FarInner distinct values, wider than FarGap times the span of
+// the values inside it. Outputs far beyond the noise that one dataset
+// produces rarely, spread rather than on one value (10⁶ plus noise),
+// repeat no value, and without the gap would share the noise's tail cell.
+// Distinct values, so that a discrete output's tail (a lattice, or the
+// few values of a step function) has no gaps but its spacing. The rule
+// depends on the order and the ratios of differences of the values only,
+// so shifts and rescalings of the outputs cut alike.
+func farCount(sorted []float64, low bool) int {
+	n := len(sorted)
+	at := func(i int) float64 { // the i-th value from the inner end
+		if low {
+			return sorted[n-1-i]
+		}
+		return sorted[i]
+	}
+	distinct := 1
+	for i := 1; i < n; i++ {
+		inner, outer := at(i-1), at(i)
+		if outer == inner {
+			continue
+		}
+		if distinct >= FarInner && math.Abs(outer-inner) > FarGap*math.Abs(inner-at(0)) {
+			return n - i
+		}
+		distinct++
+	}
+	return 0
+}
+
+// knownTail returns the kept values of both sides that pass known, pooled
+// and sorted.
+func knownTail(a, b []float64, known func(float64) bool) []float64 {
+	var out []float64
+	for _, v := range slices.Concat(a, b) {
+		if known(v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// refinedCounts returns c's counts on r, a refinement of c's partition
+// whose new boundaries all lie in its open cells: each inner cell's count
+// moves to the cell of r that starts where it starts, each kept value is
+// counted in its cell of r, and what an open cell counted beyond its kept
+// values goes to r's cell of the open cell's inner boundary.
+func refinedCounts(c *PartitionCounts, r *Partition) *PartitionCounts {
+	p := c.Part
+	last := p.Cells() - 1
+	out := NewPartitionCounts(r)
+	out.N = c.N
+	for i := 1; i < last; i++ {
+		out.In[r.Cell(p.bounds[i-1])] += c.In[i]
+	}
+	for _, v := range c.low {
+		out.In[r.Cell(v)]++
+	}
+	for _, v := range c.high {
+		out.In[r.Cell(v)]++
+	}
+	out.In[r.Cell(math.Nextafter(p.bounds[0], math.Inf(-1)))] += c.In[0] - int64(len(c.low))
+	out.In[r.Cell(p.bounds[last-1])] += c.In[last] - int64(len(c.high))
+	return out
+}

@@ -1,0 +1,178 @@
+package stat
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// tailCounts counts values on p in a statistic keeping keep extremes,
+// added in chunks of chunk merged in turn (as the sampler's workers do).
+func tailCounts(p *Partition, keep, chunk int, values []float64) *PartitionCounts {
+	total := NewTailCounts(p, keep)
+	for len(values) > 0 {
+		k := min(chunk, len(values))
+		part := NewTailCounts(p, keep)
+		for _, v := range values[:k] {
+			part.Add(v)
+		}
+		total.Merge(part)
+		values = values[k:]
+	}
+	return total
+}
+
+// requireExactCounts checks that every cell of t counts exactly the values
+// of each side that lie in it.
+func requireExactCounts(t *testing.T, tb *Table, xs, ys []float64) {
+	t.Helper()
+	p := tb.Partition
+	wantX, wantY := make([]int64, p.Cells()), make([]int64, p.Cells())
+	for _, v := range xs {
+		wantX[p.Cell(v)]++
+	}
+	for _, v := range ys {
+		wantY[p.Cell(v)]++
+	}
+	gotX, gotY := make([]int64, p.Cells()), make([]int64, p.Cells())
+	for _, c := range tb.Cells {
+		gotX[c.Value.(int)], gotY[c.Value.(int)] = c.P, c.Q
+	}
+	require.Equal(t, wantX, gotX)
+	require.Equal(t, wantY, gotY)
+	require.Equal(t, int64(len(xs)), tb.NP)
+	require.Equal(t, int64(len(ys)), tb.NQ)
+}
+
+// The case the open cells hid: 10⁶ once in 2,000 draws on one side beside
+// unit noise. After RefineTails the atom is a cell of its own that only x
+// produced, and every cell still counts exactly what lies in it.
+func TestRefineTailsIsolatesAFarAtom(t *testing.T) {
+	pilot := append(normalSample(1, 12_500, 0, 1), normalSample(2, 12_500, 0, 1)...)
+	p := PartitionOf(pilot)
+	xs, ys := normalSample(3, 100_000, 0, 1), normalSample(4, 100_000, 0, 1)
+	for i := 0; i < len(xs); i += 2000 {
+		xs[i] = 1e6
+	}
+	tb := RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	c := tb.Partition.Cell(1e6)
+	lo, hi := tb.Partition.Bounds(c)
+	require.LessOrEqual(t, lo, 1e6)
+	require.Greater(t, lo, 10.0, "the atom's cell holds no noise")
+	require.Less(t, hi, 1e6+1)
+	var got Cell
+	for _, cell := range tb.Cells {
+		if cell.Value == c {
+			got = cell
+		}
+	}
+	require.Equal(t, Cell{Value: c, P: 50, Q: 0}, got)
+	require.Greater(t, tb.Partition.Cells(), p.Cells(), "the open cells were cut again")
+	require.True(t, tb.Partition.Far(c), "beyond the gap")
+}
+
+// Spread beyond the noise (10⁶ plus noise), the rare outputs of one side
+// repeat no value; beyond the gap they are one cell (farCount), apart from
+// the noise's own tail.
+func TestRefineTailsKeepsASpreadFarLeakTogether(t *testing.T) {
+	pilot := append(normalSample(5, 12_500, 0, 1), normalSample(6, 12_500, 0, 1)...)
+	p := PartitionOf(pilot)
+	xs, ys := normalSample(7, 100_000, 0, 1), normalSample(8, 100_000, 0, 1)
+	leak := normalSample(9, 50, 1e6, 1)
+	for i := range leak {
+		xs[i*2000] = leak[i]
+	}
+	tb := RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	cells := map[int]bool{}
+	for _, v := range leak {
+		cells[tb.Partition.Cell(v)] = true
+	}
+	require.Len(t, cells, 1, "the leak is one cell")
+	lo, _ := tb.Partition.Bounds(tb.Partition.Cell(leak[0]))
+	require.Greater(t, lo, 10.0, "and holds no noise")
+}
+
+// A side whose open cell holds more than keep values keeps its keep most
+// extreme: the cells cut beyond them count exactly, the rest of the open
+// cell by difference, whatever order and chunks the values came in.
+func TestRefineTailsCountsExactlyWhenTheKeptOverflow(t *testing.T) {
+	pilot := append(normalSample(10, 2_000, 0, 1), normalSample(11, 2_000, 0, 1)...)
+	p := PartitionOf(pilot)
+	xs, ys := normalSample(12, 200_000, 0, 1), normalSample(13, 150_000, 0.2, 1)
+	for i := 0; i < 40; i++ {
+		xs[i*997] = -1e3 // an atom below, x only
+		ys[i*991] = 7e3  // and above, y only
+	}
+	for _, keep := range []int{16, 100, TailKeep} {
+		a := RefineTails(tailCounts(p, keep, 8192, xs), tailCounts(p, keep, 8192, ys))
+		requireExactCounts(t, a, xs, ys)
+		rx, ry := slices.Clone(xs), slices.Clone(ys)
+		slices.Reverse(rx)
+		slices.Reverse(ry)
+		b := RefineTails(tailCounts(p, keep, 1000, rx), tailCounts(p, keep, 777, ry))
+		require.Equal(t, a.Cells, b.Cells, "keep %d: the same table for any order of the draws", keep)
+		require.Equal(t, a.Partition.bounds, b.Partition.bounds)
+		if keep < 40 {
+			continue // the 40 copies of an atom are not all kept: no cell of its own
+		}
+		for _, v := range []float64{-1e3, 7e3} {
+			lo, hi := a.Partition.Bounds(a.Partition.Cell(v))
+			require.True(t, lo == v && hi == math.Nextafter(v, math.Inf(1)), "keep %d: %v is an atom's cell, [%v, %v)", keep, v, lo, hi)
+		}
+	}
+}
+
+// Without atoms or gaps in the open cells, the refinement leaves the
+// partition as it was.
+func TestRefineTailsLeavesTheNoiseAlone(t *testing.T) {
+	pilot := append(normalSample(14, 12_500, 0, 1), normalSample(15, 12_500, 0, 1)...)
+	p := PartitionOf(pilot)
+	xs, ys := normalSample(16, 100_000, 0, 1), normalSample(17, 100_000, 0, 1)
+	tb := RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	require.Equal(t, p.bounds, tb.Partition.bounds)
+	require.False(t, tb.Partition.Far(0) || tb.Partition.Far(p.Cells()-1))
+}
+
+// The pilot's own far values (beyond a gap ten times the span from the
+// median) get cells apart, marked Far; a lattice (a discrete output) and
+// noise with a density have none, however far their extremes reach.
+func TestPartitionOfFarValues(t *testing.T) {
+	v := normalSample(30, 25_000, 0, 1)
+	leak := normalSample(31, 6, 1e6, 1)
+	copy(v, leak)
+	p := PartitionOf(slices.Clone(v))
+	for _, x := range leak {
+		require.True(t, p.Far(p.Cell(x)), "%v", x)
+	}
+	require.False(t, p.Far(p.Cell(3)), "the noise's tail is not far")
+	lo, _ := p.Bounds(p.Cell(leak[0]))
+	require.Greater(t, lo, 10.0, "the far cells hold no noise")
+
+	r := newRand(32)
+	lattice := make([]float64, 25_000)
+	for i := range lattice {
+		lattice[i] = math.Round(3 * r.NormFloat64())
+	}
+	lattice[0] = 40 // a lattice point far out, but 28 steps away, not a gap
+	p = PartitionOf(lattice)
+	for c := range p.Cells() {
+		require.False(t, p.Far(c), "cell %d", c)
+	}
+	cauchy := make([]float64, 25_000)
+	for i := range cauchy {
+		cauchy[i] = math.Tan(math.Pi * (r.Float64() - 0.5))
+	}
+	p = PartitionOf(cauchy)
+	far := 0
+	for c := range p.Cells() {
+		if p.Far(c) {
+			far++
+		}
+	}
+	require.LessOrEqual(t, far, 4, "a heavy tail's far values are its few most extreme")
+}
