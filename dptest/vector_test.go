@@ -27,7 +27,7 @@ func TestVectorGaussianClaims(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.85*g.RDP(2), "%s", rep)
-	require.Contains(t, rep.Score, "3 of 3 coordinates", "a score reading every coordinate")
+	require.Contains(t, rep.Score, "discriminant over 3 of 3 coordinates", "a score reading every coordinate")
 
 	rep, err = dptest.AuditRDP(m, 2, g.RDP(2)/1.5, opts(dptest.Seed(2))...)
 	require.NoError(t, err)
