@@ -152,12 +152,19 @@ func (c eventCriterion[D]) holdsAtZero() bool { return c.threshold == 0 && c.mea
 // the local audit, which must pass the same claim too, on its own rules.
 // The chosen event alone would not do: inside the claim the measure is
 // negative on every event and nearest 0 on the smallest, so the larger
-// tests beside it must show the ratio too.
+// tests beside it must show the ratio too. A prefix Q never produced has
+// no ratio to show; it holds only when, even with Q(E) = 0, the planned
+// confirmation could not show it: P(E) at its upper estimate
+// (a + z·√a)/np at most e^ε·u₀, u₀ = 1 − (α/2)^{1/n} the upper bound of a
+// count of 0 in n = confirm draws (a claim of ε = 15 against a rare
+// output of randomized response: it holds; an atom that one dataset
+// produces once in 2,000 draws against ε = 2: it does not).
 func (c eventCriterion[D]) marginHeld(cp, cq []int64, np, nq int64, z float64) bool {
 	if !c.holdsAtZero() {
 		return false
 	}
 	limit := math.Log(c.measure.Weight)
+	unseen := c.measure.Weight * -math.Expm1(math.Log(c.alpha/2)/float64(c.confirm))
 	var a, b int64
 	for g := range cp {
 		a, b = a+cp[g], b+cq[g]
@@ -165,7 +172,10 @@ func (c eventCriterion[D]) marginHeld(cp, cq []int64, np, nq int64, z float64) b
 		case a == 0:
 			continue
 		case b == 0:
-			return false
+			if fa := float64(a); (fa+z*math.Sqrt(fa))/float64(np) > unseen {
+				return false
+			}
+			continue
 		}
 		fa, fb := float64(a), float64(b)
 		se := math.Sqrt(max(0, 1/fa+1/fb-1/float64(np)-1/float64(nq)))

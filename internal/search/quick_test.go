@@ -184,7 +184,7 @@ func TestQuickLookDrawsOnItsOwnStreams(t *testing.T) {
 // (at HoldZ on a confirmation, by its estimate on a screening), and never
 // on a test the other dataset never produced.
 func TestMarginHeldAtZero(t *testing.T) {
-	c := eventCriterion[int]{measure: hockey.HockeyStick(2), threshold: 0}
+	c := eventCriterion[int]{measure: hockey.HockeyStick(2), threshold: 0, confirm: 1_000_000, alpha: 1e-4 / 3}
 	require.True(t, c.holdsAtZero())
 	n := int64(25_000)
 	// Ratios e^1 in the first group, 1 in the rest: inside ε = 2.
@@ -199,8 +199,12 @@ func TestMarginHeldAtZero(t *testing.T) {
 	fewOther := []int64{10, 1000, 23990}
 	require.False(t, c.marginHeld(few, fewOther, n, n, HoldZ))
 	require.True(t, c.marginHeld(few, fewOther, n, n, 0))
-	// Outputs of one dataset only.
+	// Outputs of one dataset only: against ε = 2 the planned million draws
+	// could show 5 in 25,000 of them (P(E) = 2·10⁻⁴ > e²·1.1·10⁻⁵), not
+	// against ε = 15, where Q(E) = 0 bounds H at e^15·1.1·10⁻⁵ > 1.
 	require.False(t, c.marginHeld([]int64{5, 24995}, []int64{0, 25000}, n, n, 0))
+	wide := eventCriterion[int]{measure: hockey.HockeyStick(15), threshold: 0, confirm: 1_000_000, alpha: 1e-4 / 3}
+	require.True(t, wide.marginHeld([]int64{5, 24995}, []int64{0, 25000}, n, n, HoldZ))
 	// Not at a positive δ, nor for the Gaussian-DP level.
 	require.False(t, eventCriterion[int]{measure: hockey.HockeyStick(2), threshold: 0.01}.holdsAtZero())
 	require.False(t, eventCriterion[int]{measure: hockey.Gaussian()}.holdsAtZero())
