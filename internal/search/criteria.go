@@ -179,7 +179,34 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		return Screened[RenyiFinding]{score, RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(stat.Pooled(order, held), par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
+	pooled := stat.Pooled(order, held)
+	if farAloneCells(pooled, reverse) > 0 {
+		// Far outputs of the bounded side alone: no estimate bounds them,
+		// so this pair is confirmed first and no look holds the claim.
+		score.Rank, score.Unbounded = math.Inf(1), true
+	}
+	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
+}
+
+// farAloneCells returns how many outputs of the bounded side (P; Q if
+// reverse) a screening table counts in far cells (stat.Partition.Far) that
+// the other side never produced, counting only cells with at least
+// renyi.FarFirstCount of them (those every order puts first).
+func farAloneCells(t *stat.Table, reverse bool) int64 {
+	if t.Partition == nil {
+		return 0
+	}
+	var n int64
+	for _, c := range t.Cells {
+		p, q := c.P, c.Q
+		if reverse {
+			p, q = q, p
+		}
+		if q == 0 && p >= renyi.FarFirstCount && t.Partition.Far(c.Value.(int)) {
+			n += p
+		}
+	}
+	return n
 }
 
 func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding, acc *Counts) (xy, yx Score, err error) {
