@@ -180,13 +180,21 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
 	pooled := stat.Pooled(order, held)
-	if farAloneCells(pooled, reverse) > 0 {
+	if farAloneCells(pooled, reverse) >= FarAloneCount {
 		// Far outputs of the bounded side alone: no estimate bounds them,
 		// so this pair is confirmed first and no look holds the claim.
 		score.Rank, score.Unbounded = math.Inf(1), true
 	}
 	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
 }
+
+// FarAloneCount is how many outputs of one dataset alone in far cells a
+// screening or a confirmation must count to take them as evidence that
+// the divergence may be infinite: a far cell of a heavy tail (Cauchy)
+// holds a few outputs of each dataset in a million draws, and one of them
+// alone there by chance is not; ten in a row from one side, where the
+// ratio is near 1, happen with probability about 2⁻¹⁰.
+const FarAloneCount = 10
 
 // farAloneCells returns how many outputs of the bounded side (P; Q if
 // reverse) a screening table counts in far cells (stat.Partition.Far) that
@@ -282,7 +290,7 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if zp != nil {
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
-	if k := farAlone(f.Grouping, cp, cq); k > 0 {
+	if k := farAlone(f.Grouping, cp, cq); k >= FarAloneCount {
 		score.Unbounded = true
 		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", k, n, par.Lambda)
 	}

@@ -61,7 +61,7 @@ const (
 //
 // Values beyond a gap in either half of the pilot (farCount, from the
 // median outwards) are far (Far): they get cells apart from the rest, cut
-// only at their atoms.
+// only at their atoms (values repeated LightAtomRepeats times).
 func PartitionOf(pooled []float64) *Partition { return partitionOf(pooled, true) }
 
 // ScorePartitionOf is PartitionOf for the values of a learned score of
@@ -75,15 +75,15 @@ func ScorePartitionOf(pooled []float64) *Partition { return partitionOf(pooled, 
 func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
 	numeric.SortFloats(pooled)
 	n := len(pooled)
-	light := 0
+	light, farAtoms := 0, math.MaxInt // atoms beyond the gaps: none for a score
 	if lightAtomsToo {
-		light = lightAtoms(pooled, n/PilotPerCell)
+		light, farAtoms = lightAtoms(pooled, n/PilotPerCell), LightAtomRepeats
 	}
 	below := farCount(pooled[:n/2+1], true)
 	above := farCount(pooled[n/2:], false)
 	p := &Partition{}
 	if below > 0 {
-		cutSorted(pooled[:below], 1, LightAtomRepeats, p.add)
+		cutSorted(pooled[:below], 1, farAtoms, p.add)
 		p.add(pooled[below], false)
 		p.far.below, p.far.hasBelow = pooled[below], true
 	}
@@ -92,7 +92,7 @@ func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
 	if above > 0 {
 		p.add(pooled[n-above], false)
 		p.far.above, p.far.hasAbove = pooled[n-above], true
-		cutSorted(pooled[n-above:], 1, LightAtomRepeats, p.add)
+		cutSorted(pooled[n-above:], 1, farAtoms, p.add)
 	}
 	p.atom = append(p.atom, false) // the last cell
 	return p
