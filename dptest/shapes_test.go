@@ -253,24 +253,25 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	}
 	far := func(*rand.Rand) float64 { return 1e6 }
 	inner := func(*rand.Rand) float64 { return 0.5 }
+	full := dptest.Samples(1_000_000) // also under -short
 	for name, m := range map[string]dptest.Mechanism[[]float64]{
 		"far atom above": leaky(2000, far),
 		"far atom below": leaky(2000, func(*rand.Rand) float64 { return -1e6 }),
 		"far and spread": leaky(2000, func(r *rand.Rand) float64 { return 1e6 + lap.Sample(r, []float64{0}) }),
 		"inner atom":     leaky(3000, inner),
 	} {
-		rep, err := dptest.AuditDP(m, 2, dptest.Seed(5))
+		rep, err := dptest.AuditDP(m, 2, dptest.Seed(5), full)
 		require.NoError(t, err, name)
 		require.True(t, rep.Violated, "%s: %s", name, rep)
 		require.Contains(t, rep.String(), "hockey-stick cross-check", name)
 	}
 	// Once in 20,000 draws is rarer than a million can show at ε = 2, and
 	// the pass says how rare an output of one dataset alone may pass.
-	rep, err := dptest.AuditDP(leaky(20_000, far), 2, dptest.Seed(5))
+	rep, err := dptest.AuditDP(leaky(20_000, far), 2, dptest.Seed(5), full)
 	require.NoError(t, err)
 	require.False(t, rep.Violated)
 	require.Regexp(t, `and so would outputs that one dataset alone produces once in 11,\d{3} draws or more often`, rep.String())
-	_, err = dptest.AuditRDP(leaky(2000, far), 2, 2*lap.RDP(2), dptest.Seed(5))
+	_, err = dptest.AuditRDP(leaky(2000, far), 2, 2*lap.RDP(2), dptest.Seed(5), full)
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
 	require.ErrorContains(t, err, "the other dataset produced none")
 	require.ErrorContains(t, err, "RequireDP")

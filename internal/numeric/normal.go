@@ -16,3 +16,6 @@ func UpperNormalQuantile(alpha float64) float64 { return distuv.UnitNormal.Quant
 func ChiSquareUpperQuantile(df, alpha float64) float64 {
 	return distuv.ChiSquared{K: df}.Quantile(1 - alpha)
 }
+
+// NormalCDF returns Φ(x), the standard normal distribution function.
+func NormalCDF(x float64) float64 { return distuv.UnitNormal.CDF(x) }

@@ -143,7 +143,7 @@ const (
 // OneSidedLevel is Φ(−GroupPenalty), the one-sided level of the penalised
 // key's GroupPenalty standard errors, at which oneSidedKey bounds a cell's
 // ratio exactly.
-const OneSidedLevel = 0.022750131948179195
+func OneSidedLevel() float64 { return numeric.NormalCDF(-GroupPenalty) }
 
 // oneSidedKey is the order key of a cell seen p > 0 times in n_P draws of
 // P and never in n_Q of Q. The ½ that the penalised key adds to a zero
@@ -153,14 +153,14 @@ const OneSidedLevel = 0.022750131948179195
 // produces rarely were grouped last and never tested on their own. Given
 // the cell's m = p + q outputs, p is Binomial(m, θ) with
 // θ/(1 − θ) = (P/Q)·n_P/n_Q, and the exact lower bound of θ at q = 0 and
-// level a = OneSidedLevel is a^{1/p}, so
+// level a = OneSidedLevel() is a^{1/p}, so
 //
 //	key = ln(a^{1/p} / (1 − a^{1/p})) − ln(n_P/n_Q),
 //
 // the same level of evidence as the penalised key (close to it where both
 // apply: −0.93 against −1.08 at p = 3, 1.67 against 0.95 at p = 22).
 func oneSidedKey(p, np, nq float64) float64 {
-	lo := math.Pow(OneSidedLevel, 1/p)
+	lo := math.Pow(OneSidedLevel(), 1/p)
 	return math.Log(lo) - math.Log1p(-lo) - math.Log(np/nq)
 }
 

@@ -168,6 +168,16 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	grouped := r.Estimate - z*r.StdErr*math.Sqrt(float64(n)/float64(c.confirm))
 	event, predicted := renyi.BestEvent(order, held, par.Lambda, c.confirm, reverse, c.alpha)
 	zones, reachable := renyi.EndZones(order, par.Lambda, c.confirm)
+	pooled := stat.Pooled(order, held)
+	// Far outputs of the bounded side alone: no estimate bounds them, so
+	// the pair is confirmed first and no look holds the claim.
+	farAlone := farAloneCells(pooled, reverse) >= FarAloneCount
+	flag := func(s Score) Score {
+		if farAlone {
+			s.Rank, s.Unbounded = math.Inf(1), true
+		}
+		return s
+	}
 	if predicted > 0 && predicted > grouped {
 		tp, tq := renyi.GroupTotals(held, event)
 		p, q, np, nq := tp[0], tq[0], held.NP, held.NQ
@@ -176,16 +186,10 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
 		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-		return Screened[RenyiFinding]{score, RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
+		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-	pooled := stat.Pooled(order, held)
-	if farAloneCells(pooled, reverse) >= FarAloneCount {
-		// Far outputs of the bounded side alone: no estimate bounds them,
-		// so this pair is confirmed first and no look holds the claim.
-		score.Rank, score.Unbounded = math.Inf(1), true
-	}
-	return Screened[RenyiFinding]{score, RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
+	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
 }
 
 // FarAloneCount is how many outputs of one dataset alone in far cells a
@@ -290,15 +294,15 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if zp != nil {
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
-	if k := farAlone(f.Grouping, cp, cq); k >= FarAloneCount {
-		score.Unbounded = true
-		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", k, n, par.Lambda)
-	}
 	if f.Unreachable {
 		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, 2*par.Lambda*par.Lambda, renyi.ZoneFraction)
 	}
 	if r := sparseReason(f.SparseValues); r != "" {
 		score.Unresolved = r
+	}
+	if k := farAlone(f.Grouping, cp, cq); k >= FarAloneCount {
+		score.Unbounded, score.FarAlone = true, true
+		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", k, n, par.Lambda)
 	}
 	return score, nil
 }

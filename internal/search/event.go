@@ -164,7 +164,7 @@ func (c eventCriterion[D]) marginHeld(cp, cq []int64, np, nq int64, z float64) b
 		return false
 	}
 	limit := math.Log(c.measure.Weight)
-	unseen := c.measure.Weight * -math.Expm1(math.Log(c.alpha/2)/float64(c.confirm))
+	zeroCountBound := c.measure.Weight * numeric.BinomialUpper(0, int64(c.confirm), c.alpha/2)
 	var a, b int64
 	for g := range cp {
 		a, b = a+cp[g], b+cq[g]
@@ -172,7 +172,7 @@ func (c eventCriterion[D]) marginHeld(cp, cq []int64, np, nq int64, z float64) b
 		case a == 0:
 			continue
 		case b == 0:
-			if fa := float64(a); (fa+z*math.Sqrt(fa))/float64(np) > unseen {
+			if fa := float64(a); (fa+z*math.Sqrt(fa))/float64(np) > zeroCountBound {
 				return false
 			}
 			continue

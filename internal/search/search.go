@@ -73,6 +73,9 @@ type Score struct {
 	// never did in as many draws, as infinite loss would show (the bound is
 	// what the sample size can show of it).
 	Unbounded bool
+	// FarAlone is set when the confirmation counted far outputs of the
+	// bounded side alone (farAlone), which Unresolved then names.
+	FarAlone bool
 	// Unresolved, if not empty, is why this confirmation cannot show a
 	// claim holds whatever its bound (see [Outcome.Unresolved]).
 	Unresolved string
@@ -189,9 +192,9 @@ type Outcome[D, F any] struct {
 	// UnresolvedDependence of it lost without them (Score.TailDependence); or a
 	// Resolution above ResolutionFactor times the threshold.
 	Unresolved string
-	// UnresolvedUnbounded is set when Unresolved is a confirmation's
-	// statistic that one dataset alone produced (Score.Unbounded), which
-	// more draws at the same criterion do not resolve.
+	// UnresolvedUnbounded is set when Unresolved is a confirmation's far
+	// outputs of one dataset alone (Score.FarAlone), which more draws at
+	// the same criterion do not resolve.
 	UnresolvedUnbounded bool
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
@@ -496,7 +499,7 @@ func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded bo
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			if s.Unresolved != "" {
-				return s.Unresolved, s.Unbounded
+				return s.Unresolved, s.FarAlone
 			}
 		}
 		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {

@@ -55,13 +55,19 @@ const (
 	MaxLightAtoms    = 32
 )
 
+// MaxFarShare is the largest share of the pilot that values beyond a gap
+// may make up to be far (Far) and get cells apart: a mode 10⁶ away that
+// holds half the outputs is cut by count like the rest.
+const MaxFarShare = 0.01
+
 // PartitionOf sorts the pooled pilot values in place and cuts the line into
 // cells of PilotPerCell of them each, its atoms (light ones included, see
 // LightAtomRepeats) in cells of their own.
 //
 // Values beyond a gap in either half of the pilot (farCount, from the
-// median outwards) are far (Far): they get cells apart from the rest, cut
-// only at their atoms (values repeated LightAtomRepeats times).
+// median outwards), if they are at most MaxFarShare of it, are far (Far):
+// they get cells apart from the rest, cut only at their atoms (values
+// repeated LightAtomRepeats times).
 func PartitionOf(pooled []float64) *Partition { return partitionOf(pooled, true) }
 
 // ScorePartitionOf is PartitionOf for the values of a learned score of
@@ -75,12 +81,21 @@ func ScorePartitionOf(pooled []float64) *Partition { return partitionOf(pooled, 
 func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
 	numeric.SortFloats(pooled)
 	n := len(pooled)
+	if n == 0 {
+		return &Partition{atom: []bool{false}}
+	}
 	light, farAtoms := 0, math.MaxInt // atoms beyond the gaps: none for a score
 	if lightAtomsToo {
 		light, farAtoms = lightAtoms(pooled, n/PilotPerCell), LightAtomRepeats
 	}
 	below := farCount(pooled[:n/2+1], true)
 	above := farCount(pooled[n/2:], false)
+	if float64(below) > MaxFarShare*float64(n) {
+		below = 0 // a mode of its own, not a few far outputs: cut as any
+	}
+	if float64(above) > MaxFarShare*float64(n) {
+		above = 0
+	}
 	p := &Partition{}
 	if below > 0 {
 		cutSorted(pooled[:below], 1, farAtoms, p.add)

@@ -116,46 +116,73 @@ func RefineTails(x, y *PartitionCounts) *Table {
 	lows := knownTail(x.low, y.low, func(v float64) bool { return v < lowLimit })
 	highs := knownTail(x.high, y.high, func(v float64) bool { return v > highLimit })
 	r := &Partition{Score: p.Score, far: p.far}
-	// A learned score's values repeat where it is a step function, not
-	// where the outputs do (see ScorePartitionOf): no atoms cut there.
-	atoms := TailAtomRepeats
-	if p.Score != nil {
-		atoms = math.MaxInt
-	}
 	// Below: the far values (beyond a gap; all of them if the pilot found
-	// one), then the rest, then what was not kept.
+	// one), then the rest, then what was not kept (a cell of its own only
+	// if anything known was cut).
 	far := 0
 	if !r.far.hasBelow {
 		far = farCount(lows, true)
 	}
+	atoms := tailAtoms(lows, p.Score != nil)
 	cutSorted(lows[:far], 1, atoms, r.add)
 	if far > 0 {
 		r.add(lows[far], false)
 		r.far.below, r.far.hasBelow = lows[far], true
 	}
 	cutSorted(lows[far:], 1, atoms, r.add)
-	if !math.IsInf(lowLimit, 1) {
+	if len(r.bounds) > 0 && !math.IsInf(lowLimit, 1) {
 		r.add(lowLimit, false) // the rest of the open cell: [lowLimit, b₀)
 	}
 	for i, b := range p.bounds {
 		r.add(b, p.atom[i])
 	}
 	// Above: what was not kept, the rest, the far values.
-	if !math.IsInf(highLimit, -1) {
-		r.add(math.Nextafter(highLimit, math.Inf(1)), false) // [b_last, the known)
-	}
 	near := len(highs)
 	if !r.far.hasAbove {
 		near -= farCount(highs, false)
 	}
-	cutSorted(highs[:near], 1, atoms, r.add)
+	atoms = tailAtoms(highs, p.Score != nil)
+	var upper Partition // the cuts above b_last, then added after the rest
+	cutSorted(highs[:near], 1, atoms, upper.add)
 	if near < len(highs) {
-		r.add(highs[near], false)
+		upper.add(highs[near], false)
 		r.far.above, r.far.hasAbove = highs[near], true
 	}
-	cutSorted(highs[near:], 1, atoms, r.add)
+	cutSorted(highs[near:], 1, atoms, upper.add)
+	if len(upper.bounds) > 0 && !math.IsInf(highLimit, -1) {
+		r.add(math.Nextafter(highLimit, math.Inf(1)), false) // [b_last, the known)
+	}
+	for i, b := range upper.bounds {
+		r.add(b, upper.atom[i])
+	}
 	r.atom = append(r.atom, false)
 	return TabulateCells(refinedCounts(x, r), refinedCounts(y, r))
+}
+
+// tailAtoms is the repeat count at which cutSorted gives the sorted kept
+// values of an open cell atoms of their own: TailAtomRepeats, unless the
+// values are a learned score's (score: its steps repeat) or more than
+// MaxLightAtoms of them repeat that often (a rounded or lattice output,
+// as for the pilot's light atoms), where none are cut.
+func tailAtoms(sorted []float64, score bool) int {
+	if score {
+		return math.MaxInt
+	}
+	repeated := 0
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		if j-i >= TailAtomRepeats {
+			repeated++
+		}
+		i = j
+	}
+	if repeated > MaxLightAtoms {
+		return math.MaxInt
+	}
+	return TailAtomRepeats
 }
 
 // farCount returns how many of the sorted values of an open cell lie

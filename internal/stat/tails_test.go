@@ -176,3 +176,21 @@ func TestPartitionOfFarValues(t *testing.T) {
 	}
 	require.LessOrEqual(t, far, 4, "a heavy tail's far values are its few most extreme")
 }
+
+// Two modes 10⁶ apart, each a large share of the pilot, are cut by count
+// like any output: neither is far (MaxFarShare), so no mode becomes one
+// cell.
+func TestPartitionOfFarModesAreNotFar(t *testing.T) {
+	v := normalSample(40, 25_000, 0, 1)
+	for i := range 11_250 { // 45% near 0, 55% near 10⁶
+		v[i] += 1e6
+	}
+	p := PartitionOf(slices.Clone(v))
+	sorted := slices.Clone(v)
+	slices.Sort(sorted)
+	require.Equal(t, NewPartition(sorted, len(sorted)/PilotPerCell).bounds, p.bounds, "cut by count only")
+	for c := range p.Cells() {
+		require.False(t, p.Far(c), "cell %d", c)
+	}
+	require.Equal(t, 1, PartitionOf(nil).Cells(), "an empty pilot: one cell")
+}
