@@ -118,21 +118,28 @@ func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
 // about cells cells holds, else 0 (atoms at a cell's worth only).
 func lightAtoms(sorted []float64, cells int) int {
 	per := float64(len(sorted)) / float64(max(1, min(cells, len(sorted))))
-	light := 0
+	light := repeatedValues(sorted, LightAtomRepeats, per)
+	if light == 0 || light > MaxLightAtoms {
+		return 0
+	}
+	return LightAtomRepeats
+}
+
+// repeatedValues returns how many distinct values the sorted values
+// repeat at least least times and fewer than fewerThan times.
+func repeatedValues(sorted []float64, least int, fewerThan float64) int {
+	n := 0
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j] == sorted[i] {
 			j++
 		}
-		if j-i >= LightAtomRepeats && float64(j-i) < per {
-			light++
+		if j-i >= least && float64(j-i) < fewerThan {
+			n++
 		}
 		i = j
 	}
-	if light == 0 || light > MaxLightAtoms {
-		return 0
-	}
-	return LightAtomRepeats
+	return n
 }
 
 // partitionOfCount sorts values in place and cuts the line into about

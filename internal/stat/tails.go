@@ -168,18 +168,7 @@ func tailAtoms(sorted []float64, score bool) int {
 	if score {
 		return math.MaxInt
 	}
-	repeated := 0
-	for i := 0; i < len(sorted); {
-		j := i + 1
-		for j < len(sorted) && sorted[j] == sorted[i] {
-			j++
-		}
-		if j-i >= TailAtomRepeats {
-			repeated++
-		}
-		i = j
-	}
-	if repeated > MaxLightAtoms {
+	if repeatedValues(sorted, TailAtomRepeats, math.Inf(1)) > MaxLightAtoms {
 		return math.MaxInt
 	}
 	return TailAtomRepeats
