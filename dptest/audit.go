@@ -128,10 +128,14 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 }
 
 // runAll runs the engine once per criterion of the plan, stopping at the
-// first violation: the first run's report is the audit's, a second one is
-// its cross-check.
+// first violation or error: the first run's report is the audit's, a
+// second one is its cross-check. A first run that ends inconclusive does
+// not stop the cross-checks, which see what it cannot (outputs one dataset
+// alone produces, a violation spread over many outputs): a violation one
+// of them confirms is the verdict, else the audit stays inconclusive.
 func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candidates[D], pr *progress) (Report, error) {
 	rep := base
+	var inconclusive error
 	for i, r := range p.Runs {
 		one, before := base, src.Calls()
 		err := runOnce(&one, src, p, r, cs, pr)
@@ -145,11 +149,16 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 			rep.Elapsed += one.Elapsed
 			rep.Calls += one.Calls
 		}
+		var inc *InconclusiveError
+		if i == 0 && len(p.Runs) > 1 && errors.As(err, &inc) {
+			inconclusive = err
+			continue
+		}
 		if err != nil || one.Violated {
 			return rep, err
 		}
 	}
-	return rep, nil
+	return rep, inconclusive
 }
 
 // auditContext is the context an audit runs in: the Context option's, if

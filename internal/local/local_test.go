@@ -132,3 +132,31 @@ func TestCellScreenLaplace(t *testing.T) {
 	_, _, err = Screen(s, Params{Region: [2]float64{1e6, 2e6}, FloorCount: 10})
 	require.ErrorContains(t, err, "no output in the region C")
 }
+
+// Values whose losses all lie within two standard errors of the peak (one
+// law on both sides, seven values seen about 1,400 times each) would make
+// an event of every output seen: probability one on both sides, loss 0
+// with no variance, and so a confirmation that claims to resolve any
+// violation while it can show none. The event drops the allowance, else
+// keeps the peak alone; here the peak is small and the others are not
+// within a tenth of it, so the event is the peak's value alone, and never
+// every value.
+func TestEventIsNeverEveryOutput(t *testing.T) {
+	p, q := stat.NewFreq[string](), stat.NewFreq[string]()
+	counts := [][2]int{{1400, 1400}, {1410, 1395}, {1390, 1405}, {1402, 1398}, {1397, 1401}, {1405, 1396}, {1396, 1405}}
+	for i, c := range counts {
+		v := string(rune('a' + i))
+		for j := 0; j < c[0]; j++ {
+			p.Add(v)
+		}
+		for j := 0; j < c[1]; j++ {
+			q.Add(v)
+		}
+	}
+	xy, yx, err := Screen(stat.Tabulate(p, q), Params{FloorCount: 10})
+	require.NoError(t, err)
+	for _, e := range []Estimate{xy, yx} {
+		require.Less(t, len(e.Event.OfValue), len(counts), "the event holds every value: %v", e.Event.OfValue)
+		require.Contains(t, e.Event.OfValue, e.Location, "the peak is in the event")
+	}
+}

@@ -168,10 +168,14 @@ func peak(t *stat.Table, blocks [][]int, cells []cellLoss, sign float64) Estimat
 		}
 	}
 	top := sign * cells[best].l
-	var members []any
-	for _, c := range cells {
-		if sign*c.l+2*c.se >= top-EventSlack*math.Abs(top) {
-			members = append(members, c.v)
+	members := eventMembers(cells, sign, top, 2)
+	if len(members) == len(cells) {
+		// Every output seen: an event of probability about one on both
+		// sides, whose loss is 0 with no variance, shows nothing (and
+		// would claim a resolution it does not have). Without the
+		// allowance of two standard errors, else the peak alone.
+		if members = eventMembers(cells, sign, top, 0); len(members) == len(cells) {
+			members = []any{cells[best].v}
 		}
 	}
 	e := Estimate{Loss: top, StdErr: cells[best].se, Event: event(t, blocks, members), Location: cells[best].v}
@@ -179,6 +183,18 @@ func peak(t *stat.Table, blocks [][]int, cells []cellLoss, sign float64) Estimat
 		e.Location = point(t.Partition, blocks[cells[best].v.(int)])
 	}
 	return e
+}
+
+// eventMembers are the values or cells whose loss, plus z standard
+// errors, is within EventSlack of the peak loss top.
+func eventMembers(cells []cellLoss, sign, top, z float64) []any {
+	var members []any
+	for _, c := range cells {
+		if sign*c.l+z*c.se >= top-EventSlack*math.Abs(top) {
+			members = append(members, c.v)
+		}
+	}
+	return members
 }
 
 // event is the grouping of the outputs into the event (group 0) and the
