@@ -121,6 +121,11 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 	if err := m.check(); err != nil {
 		return p, o, err
 	}
+	for _, t := range o.settings.Testers {
+		if t.Criterion == plan.CriterionHistogram && m.source.Kind() == "vector" {
+			return p, o, fmt.Errorf("dptest: the Histogram tester bins real or discrete outputs; this mechanism's are vectors (use Classifier or Own)")
+		}
+	}
 	if k := m.source.Kind(); o.settings.RegionSet && k != "real" {
 		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's outputs are %s", map[string]string{"discrete": "discrete", "vector": "vectors"}[k])
 	}
@@ -128,11 +133,12 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 }
 
 // runAll runs the engine once per criterion of the plan, stopping at the
-// first violation or error: the first run's report is the audit's, a
-// second one is its cross-check. A first run that ends inconclusive does
-// not stop the cross-checks, which see what it cannot (outputs one dataset
-// alone produces, a violation spread over many outputs): a violation one
-// of them confirms is the verdict, else the audit stays inconclusive.
+// first violation or error: the first run's report is the audit's, the
+// others its cross-checks (or, with Testers, the other testers' runs). A
+// run that ends inconclusive does not stop the ones after it, which see
+// what it cannot (outputs one dataset alone produces, a violation spread
+// over many outputs): a violation one of them confirms is the verdict,
+// else the audit stays inconclusive, for the first such run's reason.
 func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candidates[D], pr *progress) (Report, error) {
 	rep := base
 	var inconclusive error
@@ -150,8 +156,10 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 			rep.Calls += one.Calls
 		}
 		var inc *InconclusiveError
-		if i == 0 && len(p.Runs) > 1 && errors.As(err, &inc) {
-			inconclusive = err
+		if len(p.Runs) > 1 && errors.As(err, &inc) {
+			if inconclusive == nil {
+				inconclusive = err
+			}
 			continue
 		}
 		if err != nil || one.Violated {
@@ -416,6 +424,10 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		return runRenyi(rep, src, p, r, cfg)
 	case plan.CriterionHockeyStick, plan.CriterionGaussian:
 		return runEvent(rep, src, p, r, cfg)
+	case plan.CriterionHistogram:
+		return runTester(rep, p, r, cfg, search.Histogram(src, r.Eps, r.Bins, r.Range, p.Confirmation.Samples, r.PerConfirmation()), r.Criterion)
+	case plan.CriterionClassifier:
+		return runTester(rep, p, r, cfg, search.Classifier(src, r.Eps, p.Confirmation.Samples, r.PerConfirmation()), r.Criterion)
 	}
 	out, err := search.Run(search.DP(src, p.Local), cfg)
 	fill(rep, out, err, func(e local.Estimate) {

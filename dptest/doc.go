@@ -86,6 +86,16 @@
 // at any count, infinite loss included); the screening chooses, per
 // direction, on draws it did not choose the cells with.
 //
+// # DP-Auditorium's testers
+//
+// [Testers] runs DP-Auditorium's approximate-DP testers ([KMRS24],
+// Section 4.2) in place of, or beside ([Own]), a DP or (ε, δ) claim's own
+// criteria, on the same engine (screened candidates, fresh confirmations)
+// and one false-failure budget split between them: [Histogram] (or
+// [HistogramOver] with the output range) and [Classifier], each bounding
+// the hockey-stick divergence with its own stated guarantee. They only
+// look for violations: an audit of testers alone passes nothing at δ = 0.
+//
 // # Inconclusive
 //
 // A claim that is not violated passes only if the audit could have seen a
@@ -106,7 +116,7 @@
 //
 // [Samples], [Seed], [Confidence], [Candidates], [Verbose], [Pairs],
 // [Neighbors], [Simplifier], [AllowInconclusive], [Context], and for DP
-// audits [Region] and [Floor]. In the
+// audits [Region], [Floor] and [Testers]. In the
 // manner of rapid, each setting has a flag with a DPTEST_* environment
 // default: -dptest.samples, -dptest.seed (a number or "random"),
 // -dptest.confidence, -dptest.candidates, -dptest.v. Explicit options win

@@ -234,3 +234,21 @@ func ExampleReport_earlyLook() {
 	// claim 1.5: violated false, quick look true, early look false, 25000 samples per side, fewer calls than the planned audit's: true
 	// claim 0.9: violated false, quick look false, early look true, 106496 samples per side, fewer calls than the planned audit's: true
 }
+
+// DP-Auditorium's testers run as options, with one false-failure budget
+// split between them. NonDPGaussian1 divides by the true count and scales
+// its noise with it, so datasets of one and two records get noise of
+// different widths: its (1, 0.01)-DP claim fails, here found by the
+// classifier tester.
+func ExampleTesters() {
+	m := dptest.Continuous(mechanisms.NonDPGaussian1{Eps: 1, Delta: 0.01}.Sample)
+	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}
+	rep, err := dptest.AuditApproxDP(m, 1, 0.01, dptest.Pairs(pair), dptest.Candidates(0),
+		dptest.Samples(200_000), dptest.Seed(1), dptest.Testers(dptest.Classifier(), dptest.Histogram(100)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("violated: %v, found by the %s tester, δ(1) ≥ %.2f\n", rep.Violated, rep.Tester, rep.LowerBound)
+	// Output: violated: true, found by the classifier tester, δ(1) ≥ 0.16
+}

@@ -29,7 +29,7 @@ const (
 // Option configures an audit. Options are built only by this package's
 // constructors: [Samples], [Seed], [Confidence], [Candidates], [Verbose],
 // [Pairs], [Neighbors], [Simplifier], [AllowInconclusive], [Context], and
-// for DP audits [Region] and [Floor]. A bad value, or an option that does
+// for DP audits [Region], [Floor] and [Testers]. A bad value, or an option that does
 // not apply to the claim, is an error of the audit (Audit* return it,
 // Require* and Check* fail the test with it), never a panic.
 type Option interface{ apply(*options) }

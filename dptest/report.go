@@ -101,6 +101,10 @@ type Report struct {
 	// it, the most telling first. Location and LossCurve are then in the
 	// score's units.
 	Score string
+	// Tester names the DP-Auditorium tester of a run chosen with
+	// [Testers] ("histogram", "classifier"); empty for dptest's own
+	// criteria.
+	Tester string
 	// Location is, for a DP claim, the output t̂ where the witness's loss
 	// peaks: a float64 for real outputs, the value itself for discrete ones.
 	Location any
@@ -125,7 +129,8 @@ type Report struct {
 	// "ApproxDP") and the Rényi audit at order 2 (Kind "RDP"); see
 	// RequireDP. The audit stops at the first violation, so a cross-check
 	// after it did not run. Violated is set when any found one; the other
-	// fields are the local audit's.
+	// fields are the local audit's. With [Testers], they are the runs
+	// after the first, in the order given (Own's runs in their order).
 	CrossChecks []Report
 	// ScreeningSamples is the sample size per side of the screening.
 	ScreeningSamples int

@@ -224,9 +224,11 @@ func StageOf(n int) Stage { return Stage{Samples: n, Pilot: min(n, max(MinPilot,
 // Run is one run of the engine: a criterion, the threshold its value must
 // not exceed, its share of the false-failure budget and its seed.
 type Run struct {
-	Criterion string  // CriterionRenyi, CriterionLocal, CriterionHockeyStick or CriterionGaussian
-	Lambda    float64 // Rényi order
-	Eps       float64 // the ε of the hockey-stick divergence H_{e^ε}
+	Criterion string     // CriterionRenyi, CriterionLocal, CriterionHockeyStick, CriterionGaussian or a tester's
+	Bins      int        // the histogram tester's bins
+	Range     [2]float64 // the histogram tester's range; both zero: from the screening
+	Lambda    float64    // Rényi order
+	Eps       float64    // the ε of the hockey-stick divergence H_{e^ε}
 	Threshold float64
 	Alpha     float64
 	Seed      uint64
@@ -241,7 +243,23 @@ const (
 	CriterionLocal       = "local"
 	CriterionHockeyStick = "hockey-stick"
 	CriterionGaussian    = "Gaussian"
+	// DP-Auditorium's approximate-DP testers ([KMRS24], Section 4.2),
+	// chosen with Settings.Testers.
+	CriterionHistogram  = "histogram"
+	CriterionClassifier = "classifier"
 )
+
+// Tester is one criterion an audit of a DP or (ε, δ) claim runs when
+// Settings.Testers chooses them: a tester criterion (CriterionHistogram
+// with its Bins, CriterionClassifier), or Own, the claim's own criteria.
+type Tester struct {
+	Criterion string
+	Bins      int
+	Range     [2]float64
+}
+
+// Own is the tester that stands for the claim's own criteria.
+const Own = "own"
 
 // PerConfirmation is the level α′ = √(α/K) of each of the two
 // confirmations of the K candidates a run confirms: a candidate falsely

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,9 @@ type Settings struct {
 	RegionSet     bool
 	Floor         float64
 	FloorSet      bool
+	// Testers, if any, are the criteria the audit runs instead of the
+	// claim's own (see testerRuns).
+	Testers []Tester
 }
 
 // Plan is everything an audit runs on, resolved once.
@@ -156,6 +160,9 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	p.Renyi = RenyiRules{DiscreteTau: RenyiDiscreteTau, RelativeTau: RenyiRelativeTau, TailCount: RenyiTailCount}
 	p.Local = LocalRules{Region: s.Region, Floor: s.Floor, FloorCount: LocalFloorCount}
 	p.Runs = runs(c, p.Seed, p.Alpha())
+	if len(s.Testers) > 0 {
+		p.Runs = testerRuns(c, p.Seed, p.Alpha(), s.Testers)
+	}
 	return p, nil
 }
 
@@ -315,6 +322,26 @@ func runs(c Claim, seed uint64, alpha float64) []Run {
 		return []Run{{Criterion: CriterionGaussian, Threshold: c.Mu, Alpha: alpha, Seed: seed}}
 	}
 	return []Run{{Criterion: CriterionLocal, Threshold: math.Inf(1), Alpha: alpha, Seed: seed}}
+}
+
+// testerRuns splits the budget α equally over the chosen testers: a
+// tester criterion is one run at ε against δ (0 for a DP claim) on a
+// seed of its own, Own the claim's own runs at the tester's share. The
+// runs are in the order the testers were given. Beside Own, the tester
+// runs are cross-checks: they add evidence of a violation, and the
+// claim's own criteria decide a pass.
+func testerRuns(c Claim, seed uint64, alpha float64, testers []Tester) []Run {
+	share := alpha / float64(len(testers))
+	own := slices.ContainsFunc(testers, func(t Tester) bool { return t.Criterion == Own })
+	var out []Run
+	for _, t := range testers {
+		if t.Criterion == Own {
+			out = append(out, runs(c, seed, share)...)
+			continue
+		}
+		out = append(out, Run{Criterion: t.Criterion, Bins: t.Bins, Range: t.Range, Eps: c.Eps, Threshold: c.Delta, Alpha: share, Seed: crossSeed(seed, t.Criterion), CrossCheck: own})
+	}
+	return out
 }
 
 func crossSeed(seed uint64, criterion string) uint64 {

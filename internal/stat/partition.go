@@ -251,3 +251,19 @@ func (p *Partition) Point(c int) float64 {
 	}
 	return lo + (hi-lo)/2
 }
+
+// EqualWidth cuts [lo, hi] into bins cells of equal width, the first and
+// the last open (holding what lies below lo and above hi): the histogram
+// of [KMRS24], Section 4.2.1, over a range with the outputs outside it
+// clipped to its ends. lo < hi must be finite and bins at least 1;
+// otherwise it is one cell.
+func EqualWidth(lo, hi float64, bins int) *Partition {
+	p := &Partition{}
+	if lo < hi && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+		for k := 1; k < bins; k++ {
+			p.add(lo+(hi-lo)*float64(k)/float64(bins), false)
+		}
+	}
+	p.atom = append(p.atom, false) // the last cell
+	return p
+}

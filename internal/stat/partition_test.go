@@ -107,3 +107,20 @@ func TestPartitionOfLightAtoms(t *testing.T) {
 		require.False(t, p.Atom(p.Cell(float64(i)/10)), "value %v", float64(i)/10)
 	}
 }
+
+func TestEqualWidth(t *testing.T) {
+	p := EqualWidth(0, 10, 5)
+	require.Equal(t, 5, p.Cells())
+	for _, c := range []struct {
+		v    float64
+		cell int
+	}{{-100, 0}, {0, 0}, {1.99, 0}, {2, 1}, {5, 2}, {7.99, 3}, {8, 4}, {10, 4}, {1e9, 4}} {
+		require.Equal(t, c.cell, p.Cell(c.v), "v=%v", c.v)
+	}
+	require.True(t, p.Open(0))
+	require.True(t, p.Open(4))
+	require.False(t, p.Atom(2))
+	require.Equal(t, 1, EqualWidth(3, 3, 100).Cells(), "one value: one cell")
+	require.Equal(t, 1, EqualWidth(0, 1, 1).Cells())
+	require.Equal(t, 1, EqualWidth(0, math.Inf(1), 10).Cells())
+}

@@ -1,0 +1,156 @@
+package dptest
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/search"
+)
+
+// Tester is one of the criteria an audit of a DP or (ε, δ) claim can run
+// in place of, or beside, its own ([Testers]): DP-Auditorium's testers
+// ([KMRS24], Section 4.2), each with its own guarantee, or [Own].
+type Tester struct {
+	criterion string
+	bins      int
+	lo, hi    float64 // HistogramOver's range
+}
+
+func (t Tester) String() string {
+	switch t.criterion {
+	case plan.CriterionHistogram:
+		if t.lo != 0 || t.hi != 0 {
+			return fmt.Sprintf("HistogramOver(%v, %v, %d)", t.lo, t.hi, t.bins)
+		}
+		return fmt.Sprintf("Histogram(%d)", t.bins)
+	case plan.CriterionClassifier:
+		return "Classifier()"
+	case plan.Own:
+		return "Own()"
+	}
+	return "Tester{}"
+}
+
+// Histogram is the histogram tester of Gilbert and McMillan in [KMRS24]
+// (Algorithms 3–4): the outputs of each dataset counted in bins bins (of
+// equal width over the range the screening saw, outputs beyond it in the
+// end bins; for discrete outputs the bins − 1 values seen most and one
+// bin for the rest), and the hockey-stick divergence bounded from below by
+//
+//	Σ_j (p̂_j − e^ε q̂_j)⁺ − (1 + e^ε)(√(bins/n) + √(2 ln(2/α)/n))
+//
+// on n fresh draws per side, a tolerance that holds with probability
+// 1 − α (the paper's Algorithm 3 would need about 10¹¹ draws at this
+// package's confidence). It bins real and discrete outputs only; on a
+// [Vector] mechanism it is an error. [KMRS24] uses bins = 100. The range
+// spans the middle 99% of the screening's first draws; a mixture with
+// rare huge outputs (a noise scale drawn near 0) makes it so wide that
+// the bins cannot tell the outputs apart: [HistogramOver] gives it.
+func Histogram(bins int) Tester { return Tester{criterion: plan.CriterionHistogram, bins: bins} }
+
+// HistogramOver is [Histogram] with bins of equal width over [lo, hi]
+// (real outputs below lo or above hi fall in the end bins), as
+// DP-Auditorium's tester is configured with the output range. lo < hi
+// must be finite.
+func HistogramOver(lo, hi float64, bins int) Tester {
+	return Tester{criterion: plan.CriterionHistogram, bins: bins, lo: lo, hi: hi}
+}
+
+// Classifier is the hockey-stick (classifier) tester of [KMRS24]
+// (Algorithms 5–6), with weighted logistic regression in place of its
+// neural network: a classifier between the two datasets' outputs, their
+// classes weighted 1/(1+e^ε) and e^ε/(1+e^ε) (Lemma 4.9), is fitted on
+// the screening's draws (on Chebyshev features of the centred and scaled
+// output, or of a vector's learned score; per value for discrete
+// outputs), and the event E it assigns to the first dataset bounds
+//
+//	H_{e^ε} ≥ P̂(E) − e^ε Q̂(E) − √((1 + e^{2ε}) ln(1/α) / (2n))
+//
+// on n fresh draws per side (Hoeffding's inequality, Proposition 4.12).
+func Classifier() Tester { return Tester{criterion: plan.CriterionClassifier} }
+
+// Own stands for the claim's own criteria among [Testers]: for a DP claim
+// the local audit and its two cross-checks, for an (ε, δ) claim the
+// hockey-stick audit of [RequireApproxDP].
+func Own() Tester { return Tester{criterion: plan.Own} }
+
+// Testers makes a DP or (ε, δ) audit run the given testers instead of its
+// own criteria ([Own] keeps them among the others). The false-failure
+// budget 1 − confidence is split equally between them, so the audit fails
+// a mechanism that meets its claim with probability at most 1 − confidence
+// whatever the testers chosen; every tester screens the same candidate
+// pairs (its own draws) and confirms its best on fresh ones, and the
+// first violation any confirms is the verdict. DP-Auditorium's testers
+// only look for violations: against a pure-DP claim (δ = 0) no resolution
+// they reach is small enough to pass it, so an audit of testers alone
+// that finds none ends inconclusive; against δ > 0 they pass where their
+// resolution is within 1.5 times δ, as the hockey-stick audit does.
+// Beside Own they are cross-checks: they can only add a violation, and
+// Own's criteria decide a pass. An
+// empty list, a repeated tester, a zero Tester or Histogram with fewer
+// than 2 bins is an error.
+func Testers(ts ...Tester) Option {
+	return option{"Testers", []string{plan.KindDP, plan.KindApproxDP}, func(o *options) {
+		if len(ts) == 0 {
+			o.fail("Testers needs at least one tester")
+			return
+		}
+		seen := map[string]bool{}
+		for _, t := range ts {
+			switch {
+			case t.criterion == "":
+				o.fail("Testers: a zero Tester; use Histogram, Classifier or Own")
+				return
+			case t.criterion == plan.CriterionHistogram && t.bins < 2:
+				o.fail("Histogram needs at least 2 bins, got %d", t.bins)
+				return
+			case (t.lo != 0 || t.hi != 0) && !(t.lo < t.hi && !math.IsInf(t.lo, 0) && !math.IsInf(t.hi, 0)):
+				o.fail("HistogramOver needs finite lo < hi, got [%v, %v]", t.lo, t.hi)
+				return
+			case seen[t.criterion]:
+				o.fail("Testers: %v given twice", t)
+				return
+			}
+			seen[t.criterion] = true
+			o.settings.Testers = append(o.settings.Testers, plan.Tester{Criterion: t.criterion, Bins: t.bins, Range: [2]float64{t.lo, t.hi}})
+		}
+	}}
+}
+
+// runTester runs one of DP-Auditorium's testers: a violation it confirms
+// fails the audit; without one, a tester beside Own leaves the verdict to
+// the claim's own criteria, and a tester without Own is inconclusive
+// unless the claim's δ is positive and it resolves within
+// ResolutionFactor of it.
+func runTester[D any](rep *Report, p plan.Plan, r plan.Run, cfg search.Config[D], crit search.Criterion[D, search.TesterFinding], name string) error {
+	rep.Kind, rep.Eps, rep.Lambda, rep.Tester = plan.KindApproxDP, r.Eps, 0, name
+	out, err := search.Run(crit, cfg)
+	fill(rep, out, err, func(f search.TesterFinding) { rep.Score = scoreOf(f.Groups) })
+	if err != nil || rep.Violated || r.CrossCheck {
+		return err
+	}
+	switch {
+	case out.Unresolved != "":
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it"}
+	case r.Threshold == 0:
+		return &InconclusiveError{
+			Reason: fmt.Sprintf("the %s tester found no violation, and at %d draws per side it tells H_{e^%g} only above %.4g, not from the claimed 0", name, out.Samples, r.Eps, rep.Resolution),
+			Remedy: "its bound cannot show a pure-DP claim held; dptest's own criteria (Own(), or no Testers option) can",
+		}
+	case !(rep.Resolution <= search.ResolutionFactor*r.Threshold):
+		return &InconclusiveError{
+			Reason: fmt.Sprintf("at %d draws per side the %s tester tells only values above %.4g from the claimed %.4g (more than %g times it)", out.Samples, name, rep.Resolution, r.Threshold, search.ResolutionFactor),
+			Remedy: fmt.Sprintf("more samples (-dptest.samples, dptest.Samples) resolve it: its tolerance shrinks like 1/√n, so about %.3g draws per side", drawsToResolveTester(rep.Resolution, r.Threshold, out.Samples)),
+		}
+	}
+	return nil
+}
+
+// drawsToResolveTester scales n by the square of how far the tolerance
+// (resolution − threshold) must shrink to fit (ResolutionFactor − 1) times
+// the threshold.
+func drawsToResolveTester(res, th float64, n int) float64 {
+	f := (res - th) / ((search.ResolutionFactor - 1) * th)
+	return math.Ceil(float64(n) * f * f)
+}
