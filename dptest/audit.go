@@ -122,8 +122,8 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 		return p, o, err
 	}
 	for _, t := range o.settings.Testers {
-		if t.Criterion == plan.CriterionHistogram && m.source.Kind() == "vector" {
-			return p, o, fmt.Errorf("dptest: the Histogram tester bins real or discrete outputs; this mechanism's are vectors (use Classifier or Own)")
+		if m.source.Kind() == "vector" && (t.Criterion == plan.CriterionHistogram || t.Criterion == plan.CriterionMMD) {
+			return p, o, fmt.Errorf("dptest: the %s tester takes real or discrete outputs; this mechanism's are vectors (use Classifier or Own)", map[string]string{plan.CriterionHistogram: "Histogram", plan.CriterionMMD: "MMD"}[t.Criterion])
 		}
 	}
 	if k := m.source.Kind(); o.settings.RegionSet && k != "real" {
@@ -425,9 +425,11 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	case plan.CriterionHockeyStick, plan.CriterionGaussian:
 		return runEvent(rep, src, p, r, cfg)
 	case plan.CriterionHistogram:
-		return runTester(rep, p, r, cfg, search.Histogram(src, r.Eps, r.Bins, r.Range, p.Confirmation.Samples, r.PerConfirmation()), r.Criterion)
+		return runTester(rep, r, cfg, search.Histogram(src, r.Eps, r.Bins, r.Range, p.Confirmation.Samples, r.PerConfirmation()), groupsScore(rep))
 	case plan.CriterionClassifier:
-		return runTester(rep, p, r, cfg, search.Classifier(src, r.Eps, p.Confirmation.Samples, r.PerConfirmation()), r.Criterion)
+		return runTester(rep, r, cfg, search.Classifier(src, r.Eps, p.Confirmation.Samples, r.PerConfirmation()), groupsScore(rep))
+	case plan.CriterionMMD:
+		return runTester(rep, r, cfg, search.MMD(src, r.Eps, p.Confirmation.Samples, r.PerConfirmation()), func(search.MMDFinding) {})
 	}
 	out, err := search.Run(search.DP(src, p.Local), cfg)
 	fill(rep, out, err, func(e local.Estimate) {

@@ -92,7 +92,7 @@
 // Section 4.2) in place of, or beside ([Own]), a DP or (ε, δ) claim's own
 // criteria, on the same engine (screened candidates, fresh confirmations)
 // and one false-failure budget split between them: [Histogram] (or
-// [HistogramOver] with the output range) and [Classifier], each bounding
+// [HistogramOver] with the output range), [Classifier] and [MMD], each bounding
 // the hockey-stick divergence with its own stated guarantee. They only
 // look for violations: an audit of testers alone passes nothing at δ = 0.
 //

@@ -26,6 +26,8 @@ func (t Tester) String() string {
 		return fmt.Sprintf("Histogram(%d)", t.bins)
 	case plan.CriterionClassifier:
 		return "Classifier()"
+	case plan.CriterionMMD:
+		return "MMD()"
 	case plan.Own:
 		return "Own()"
 	}
@@ -70,6 +72,21 @@ func HistogramOver(lo, hi float64, bins int) Tester {
 // on n fresh draws per side (Hoeffding's inequality, Proposition 4.12).
 func Classifier() Tester { return Tester{criterion: plan.CriterionClassifier} }
 
+// MMD is the MMD tester of [KMRS24] (Algorithms 7–8, Theorem 4.15): over
+// m quadruples (X, X′, Y, Y′) of fresh draws, 2m per side, the mean μ̂
+// and sample variance V of h = k(X, X′) − 2k(X, Y) + k(Y, Y′) bound
+// MMD² ≥ μ̂ − √(2V ln(2/α)/m) − 28 ln(2/α)/(3(m−1)) (empirical Bernstein),
+// and since (ε, δ)-DP implies MMD ≤ e^ε − 1 + (1 + e^{−ε})δ,
+//
+//	δ ≥ (√(μ̂ − √(2V ln(2/α)/m) − 28 ln(2/α)/(3(m−1)))⁺ − (e^ε − 1)) / (1 + e^{−ε}).
+//
+// The kernel is Gaussian, exp(−(a − b)²/(2w²)) with w the screening's
+// interquartile range over 1.349, for real outputs, and 1{a = b} for
+// discrete ones; on a [Vector] mechanism it is an error. These kernels
+// lie in [0, 1], so MMD ≤ √2 and it can show nothing at
+// ε ≥ ln(1 + √2) ≈ 0.88.
+func MMD() Tester { return Tester{criterion: plan.CriterionMMD} }
+
 // Own stands for the claim's own criteria among [Testers]: for a DP claim
 // the local audit and its two cross-checks, for an (ε, δ) claim the
 // hockey-stick audit of [RequireApproxDP].
@@ -100,7 +117,7 @@ func Testers(ts ...Tester) Option {
 		for _, t := range ts {
 			switch {
 			case t.criterion == "":
-				o.fail("Testers: a zero Tester; use Histogram, Classifier or Own")
+				o.fail("Testers: a zero Tester; use Histogram, Classifier, MMD or Own")
 				return
 			case t.criterion == plan.CriterionHistogram && t.bins < 2:
 				o.fail("Histogram needs at least 2 bins, got %d", t.bins)
@@ -118,15 +135,22 @@ func Testers(ts ...Tester) Option {
 	}}
 }
 
+// groupsScore records, for a vector mechanism, the score a tester's
+// groups count.
+func groupsScore(rep *Report) func(search.TesterFinding) {
+	return func(f search.TesterFinding) { rep.Score = scoreOf(f.Groups) }
+}
+
 // runTester runs one of DP-Auditorium's testers: a violation it confirms
 // fails the audit; without one, a tester beside Own leaves the verdict to
 // the claim's own criteria, and a tester without Own is inconclusive
 // unless the claim's δ is positive and it resolves within
 // ResolutionFactor of it.
-func runTester[D any](rep *Report, p plan.Plan, r plan.Run, cfg search.Config[D], crit search.Criterion[D, search.TesterFinding], name string) error {
+func runTester[D, F any](rep *Report, r plan.Run, cfg search.Config[D], crit search.Criterion[D, F], finding func(F)) error {
+	name := r.Criterion
 	rep.Kind, rep.Eps, rep.Lambda, rep.Tester = plan.KindApproxDP, r.Eps, 0, name
 	out, err := search.Run(crit, cfg)
-	fill(rep, out, err, func(f search.TesterFinding) { rep.Score = scoreOf(f.Groups) })
+	fill(rep, out, err, finding)
 	if err != nil || rep.Violated || r.CrossCheck {
 		return err
 	}

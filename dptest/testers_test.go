@@ -42,6 +42,15 @@ func TestTestersFindAViolation(t *testing.T) {
 		require.Greater(t, rep.LowerBound, 0.01)
 		require.Less(t, rep.LowerBound, 0.199+0.01, "a bound above the truth")
 	}
+	// The MMD tester sees NonDPLaplace1's noise of two widths at ε = 0.01
+	// against pure DP (δ = 0); its bound is on δ(0.01), whose truth on this
+	// pair is 0.247 (table1's quadrature).
+	m = dptest.Continuous(mechanisms.NonDPLaplace1{Eps: 0.01}.Sample)
+	rep, err := dptest.AuditDP(m, 0.01, testerOpts(200_000, 1, dptest.MMD())...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated)
+	require.Equal(t, "MMD", rep.Tester)
+	require.Less(t, rep.LowerBound, 0.2475)
 }
 
 // A mechanism that meets its claim is not failed by the testers. Against
@@ -90,5 +99,7 @@ func TestTestersErrors(t *testing.T) {
 	require.ErrorContains(t, err, "dptest: Testers does not apply to an RDP claim")
 	v := dptest.Vector(func(r *rand.Rand, x []float64) []float64 { return []float64{r.NormFloat64(), 0} })
 	_, err = dptest.AuditDP(v, 1, dptest.Testers(dptest.Histogram(10)))
-	require.ErrorContains(t, err, "the Histogram tester bins real or discrete outputs")
+	require.ErrorContains(t, err, "the Histogram tester takes real or discrete outputs")
+	_, err = dptest.AuditDP(v, 1, dptest.Testers(dptest.Classifier(), dptest.MMD()))
+	require.ErrorContains(t, err, "the MMD tester takes real or discrete outputs")
 }

@@ -247,11 +247,13 @@ const (
 	// chosen with Settings.Testers.
 	CriterionHistogram  = "histogram"
 	CriterionClassifier = "classifier"
+	CriterionMMD        = "MMD"
 )
 
 // Tester is one criterion an audit of a DP or (ε, δ) claim runs when
 // Settings.Testers chooses them: a tester criterion (CriterionHistogram
-// with its Bins, CriterionClassifier), or Own, the claim's own criteria.
+// with its Bins and Range, CriterionClassifier, CriterionMMD), or Own, the
+// claim's own criteria.
 type Tester struct {
 	Criterion string
 	Bins      int

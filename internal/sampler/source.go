@@ -34,6 +34,13 @@ type Source[D any] interface {
 	// how long the second n draws took, on one goroutine (the mechanism's
 	// speed once warm).
 	Replays(seed uint64, x D, n int) (bool, time.Duration, error)
+	// MMD draws n outputs on each of x and y, the i-th draw of both sides
+	// from one generator (with from > 0, a multiple of BlockSize, draws
+	// from to n−1), and sums the MMD tester's h over each two consecutive
+	// pairs of draws (stat.MMDSums): with the kernel
+	// exp(−(a − b)²/(2w²)) for real outputs, 1{a = b} for discrete ones;
+	// vectors are an error.
+	MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error)
 	// Kind is "real", "discrete" or "vector".
 	Kind() string
 	// sampleCalls returns the mechanism calls a Sample of n outputs per side
@@ -51,6 +58,7 @@ const (
 	streamX
 	streamY
 	streamReplay
+	streamJoint
 )
 
 // DrawError reports a failure of the mechanism while drawing on one of the
@@ -226,6 +234,37 @@ func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, time.Durat
 	return replays(seed, x, n, s.f, s.check, func(a, b O) bool { return a == b })
 }
 
+func (s realSource[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error) {
+	return mmd(s.stream(seed, from), x, y, n, s.f, stat.CheckFinite, stat.GaussianKernel(w))
+}
+
+func (s discreteSource[D, O]) MMD(seed uint64, x, y D, from, n int, _ float64) (stat.MMDSums, error) {
+	return mmd(s.stream(seed, from), x, y, n, s.f, s.check, stat.IndicatorKernel[O])
+}
+
+// mmd draws n pairs of outputs, one on x and one on y from each draw's
+// generator, into the MMD tester's sums.
+func mmd[D, O any](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, k func(a, b O) float64) (stat.MMDSums, error) {
+	st.ID = streamJoint
+	acc, err := guarded(x, y, func(x, y D) (*stat.MMDAcc[O], error) {
+		both := func(r *rand.Rand) stat.Both[O] { return stat.Both[O]{X: f(r, x), Y: f(r, y)} }
+		checkBoth := func(b stat.Both[O]) error {
+			if err := check(b.X); err != nil {
+				return &DrawError{"X", err}
+			}
+			if err := check(b.Y); err != nil {
+				return &DrawError{"Y", err}
+			}
+			return nil
+		}
+		return Draw(st, n, both, checkBoth, stat.NewMMDAcc(k))
+	})
+	if err != nil {
+		return stat.MMDSums{}, err
+	}
+	return acc.Sums, nil
+}
+
 // drawBoth draws n outputs on x and on y into statistics of one kind.
 func drawBoth[D, O any, S Statistic[O, S]](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, newStat func() S) (sx, sy S, err error) {
 	return drawPair(st, streamX, streamY, x, y, n, f, check, newStat)
@@ -332,6 +371,13 @@ func (c *Counter[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping)
 	cx, cy, err = c.Source.Count(seed, x, y, from, n, gs)
 	c.calls.Add(2 * int64(n-from))
 	return cx, cy, err
+}
+
+// MMD draws as the wrapped source does: n − from per side.
+func (c *Counter[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error) {
+	s, err := c.Source.MMD(seed, x, y, from, n, w)
+	c.calls.Add(2 * int64(n-from))
+	return s, err
 }
 
 // Replays draws as the wrapped source does: 2n outputs.

@@ -160,6 +160,12 @@ func (s vectorSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Group
 	return b.x.In(), b.y.In(), nil
 }
 
+// MMD is not defined for vectors here: the tester's kernel needs a
+// bandwidth in the vectors' own space, which the screening does not fix.
+func (vectorSource[D]) MMD(uint64, D, D, int, int, float64) (stat.MMDSums, error) {
+	return stat.MMDSums{}, fmt.Errorf("sampler: the MMD tester takes real or discrete outputs, not vectors")
+}
+
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree bit for bit.
 func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {

@@ -63,25 +63,12 @@ func classifierEvent(t *stat.Table, eps float64, reverse bool) stat.Grouping {
 // z the point centred on the weighted median and scaled by the weighted
 // interquartile range of the points (weights a + b).
 func chebyshevFeatures(xs, as, bs []float64) [][]float64 {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(i, j int) int { return cmp.Compare(xs[i], xs[j]) })
-	total := 0.0
+	ws := make([]float64, len(xs))
 	for i := range xs {
-		total += as[i] + bs[i]
+		ws[i] = as[i] + bs[i]
 	}
-	quantile := func(q float64) float64 {
-		acc := 0.0
-		for _, i := range idx {
-			if acc += as[i] + bs[i]; acc >= q*total {
-				return xs[i]
-			}
-		}
-		return xs[idx[len(idx)-1]]
-	}
-	centre, scale := quantile(0.5), quantile(0.75)-quantile(0.25)
+	q := weightedQuantiles(xs, ws, 0.25, 0.5, 0.75)
+	centre, scale := q[1], q[2]-q[0]
 	if !(scale > 0) {
 		scale = 1
 	}
@@ -91,6 +78,29 @@ func chebyshevFeatures(xs, as, bs []float64) [][]float64 {
 		phi[i] = []float64{1, u, 2*u*u - 1, 4*u*u*u - 3*u, 8*u*u*u*u - 8*u*u + 1}
 	}
 	return phi
+}
+
+// weightedQuantiles returns the qs-quantiles of the points xs weighted
+// by ws: the least x whose cumulative weight reaches q of the total.
+func weightedQuantiles(xs, ws []float64, qs ...float64) []float64 {
+	idx := make([]int, len(xs))
+	total := 0.0
+	for i := range idx {
+		idx[i], total = i, total+ws[i]
+	}
+	slices.SortFunc(idx, func(i, j int) int { return cmp.Compare(xs[i], xs[j]) })
+	out := make([]float64, len(qs))
+	for k, q := range qs {
+		out[k] = xs[idx[len(idx)-1]]
+		acc := 0.0
+		for _, i := range idx {
+			if acc += ws[i]; acc >= q*total {
+				out[k] = xs[i]
+				break
+			}
+		}
+	}
+	return out
 }
 
 // fitLogistic minimises Σ_i a_i·softplus(−s_i) + b_i·softplus(s_i) +

@@ -124,3 +124,39 @@ func TestEqualWidth(t *testing.T) {
 	require.Equal(t, 1, EqualWidth(0, 1, 1).Cells())
 	require.Equal(t, 1, EqualWidth(0, math.Inf(1), 10).Cells())
 }
+
+// MMDSums keeps h in fixed point: its mean and unbiased variance match
+// the direct ones to 10⁻⁹, whatever the order of merging.
+func TestMMDSums(t *testing.T) {
+	hs := []float64{0.5, -1.25, 2, 0.1, -0.3, 1.7, 0}
+	var all, a, b MMDSums
+	for i, h := range hs {
+		all.Add(h)
+		if i%2 == 0 {
+			a.Add(h)
+		} else {
+			b.Add(h)
+		}
+	}
+	b.Merge(a)
+	require.Equal(t, all, b)
+	mean, v := 0.0, 0.0
+	for _, h := range hs {
+		mean += h / float64(len(hs))
+	}
+	for _, h := range hs {
+		v += (h - mean) * (h - mean) / float64(len(hs)-1)
+	}
+	require.InDelta(t, mean, all.Mean(), 1e-9)
+	require.InDelta(t, v, all.Variance(), 1e-9)
+	// Quadruples of an accumulator: each two pairs make one h.
+	acc := NewMMDAcc(IndicatorKernel[int])()
+	for _, p := range []Both[int]{{1, 2}, {1, 1}, {3, 3}, {4, 3}, {9, 9}} {
+		acc.Add(p)
+	}
+	// (1,1,2,1): 1 − 0 + 0 = 1; (3,4,3,3): 0 − 2 + 1 = −1; the fifth is left over.
+	require.EqualValues(t, 2, acc.Sums.M)
+	require.InDelta(t, 0, acc.Sums.Mean(), 1e-12)
+	require.InDelta(t, 1, GaussianKernel(2)(3, 3), 0)
+	require.InDelta(t, math.Exp(-0.5), GaussianKernel(2)(1, 3), 1e-15)
+}

@@ -24,7 +24,8 @@
 // would have shown above the claim with probability about 90%), whether
 // the truth exceeds the claim by more than it ("must": the cells the issue
 // requires 10/10 in), [KMRS24]'s best count over its four testers and each
-// tester's, dptest's detections and inconclusive verdicts, the median
+// tester's, the detections of its histogram, classifier and MMD testers
+// as dptest implements them (dptest.Testers, each alone), dptest's detections and inconclusive verdicts, the median
 // LowerBound, the median mechanism calls per side and seconds per audit.
 //
 // Every audit has its own seed (expstat.RunSeed of the cell, n and run).
@@ -94,20 +95,18 @@ func main() {
 	if *truthOnly {
 		return
 	}
-	fmt.Printf("\n%-15s %5s %7s | %9s %4s | %-16s | %5s %5s | %6s %4s %4s %8s %9s %7s\n",
-		"mechanism", "ε", "n", "res.", "must", "KMRS24 b:H/C/R/M", "H", "C", "dptest", "inc", "runs", "med LB", "calls/side", "s/aud")
+	fmt.Printf("\n%-15s %5s %7s | %9s %4s | %-16s | %-11s | %6s %4s %4s %8s %9s %7s\n",
+		"mechanism", "ε", "n", "res.", "must", "KMRS24 b:H/C/R/M", "ours H/C/M", "dptest", "inc", "runs", "med LB", "calls/side", "s/aud")
 	for _, c := range violating {
 		for k, n := range sizes {
 			row := c.run(n, *runs, nil, *each)
-			h, cl := c.testerRows(n, *runs, *each)
-			fmt.Println(row.line(c, n, kmrs24[c.mech][c.eps], k, h, cl))
+			fmt.Println(row.line(c, n, kmrs24[c.mech][c.eps], k, c.testerRows(n, *runs, *each)))
 		}
 	}
 	for _, c := range correct {
 		if *fp > 0 {
 			row := c.run(*fpn, *fp, nil, *each)
-			h, cl := c.testerRows(*fpn, *fp, *each)
-			fmt.Println(row.line(c, *fpn, published{}, -1, h, cl))
+			fmt.Println(row.line(c, *fpn, published{}, -1, c.testerRows(*fpn, *fp, *each)))
 		}
 	}
 	fmt.Printf("# done %s\n", time.Now().UTC().Format(time.RFC3339))
@@ -133,17 +132,25 @@ type row struct {
 	lb, res, calls, secs                 []float64
 }
 
-// testerRows runs the cell with each DP-Auditorium tester alone (the
-// histogram's row is nil where it does not apply).
-func (c cell) testerRows(n, runs int, each bool) (h, cl *row) {
-	if c.histogram != nil {
-		r := c.run(n, runs, c.histogram, each)
-		h = &r
+// testerRows runs the cell with each DP-Auditorium tester alone: the
+// histogram, the classifier and MMD (nil rows where a tester does not
+// apply: the histogram and MMD on vectors).
+func (c cell) testerRows(n, runs int, each bool) []*row {
+	ts := []*dptest.Tester{c.histogram, ptr(dptest.Classifier()), ptr(dptest.MMD())}
+	if c.histogram == nil {
+		ts[2] = nil
 	}
-	classifier := dptest.Classifier()
-	r := c.run(n, runs, &classifier, each)
-	return h, &r
+	rows := make([]*row, len(ts))
+	for i, t := range ts {
+		if t != nil {
+			r := c.run(n, runs, t, each)
+			rows[i] = &r
+		}
+	}
+	return rows
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func (c cell) run(n, runs int, tester *dptest.Tester, each bool) row {
 	var r row
@@ -181,7 +188,7 @@ func (c cell) run(n, runs int, tester *dptest.Tester, each bool) row {
 	return r
 }
 
-func (r row) line(c cell, n int, p published, k int, h, cl *row) string {
+func (r row) line(c cell, n int, p published, k int, testers []*row) string {
 	res := expstat.Median(r.res)
 	must := "-"
 	if !c.correct {
@@ -211,8 +218,12 @@ func (r row) line(c cell, n int, p published, k int, h, cl *row) string {
 		}
 		return fmt.Sprint(r.detected)
 	}
-	return fmt.Sprintf("%-15s %5g %7d | %9.4g %4s | %-16s | %5s %5s | %6d %4d %4d %8.4g %10.3g %7.2f",
-		c.mech, c.eps, n, res, must, kb, detected(h), detected(cl), r.detected, r.inconclusive, r.runs, median(r.lb), expstat.Median(r.calls), expstat.Median(r.secs))
+	var ours []string
+	for _, t := range testers {
+		ours = append(ours, detected(t))
+	}
+	return fmt.Sprintf("%-15s %5g %7d | %9.4g %4s | %-16s | %-11s | %6d %4d %4d %8.4g %10.3g %7.2f",
+		c.mech, c.eps, n, res, must, kb, strings.Join(ours, "/"), r.detected, r.inconclusive, r.runs, median(r.lb), expstat.Median(r.calls), expstat.Median(r.secs))
 }
 
 func median(v []float64) float64 {
