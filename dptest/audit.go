@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"pgregory.net/rapid"
@@ -75,14 +76,21 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	if cs.gen != nil {
 		wide = p.WidePairs()
 	}
-	first := in[0].Pair
+	inputs := len(in) // pairs a run screens in full, the finder's trials included
+	if cs.finder != nil {
+		inputs += cs.finder.trials
+	}
+	first, err := cs.first(in)
+	if err != nil {
+		return rep, err
+	}
 	replays, took, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
 	if err != nil {
 		return rep, stopped(ctx, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
 	}
 	rep.NotReplayable = !replays
 	if o.within > 0 {
-		if p, err = fitWithin(p, o.within-time.Since(started), took, len(in), wide, o.parallelism); err != nil {
+		if p, err = fitWithin(p, o.within-time.Since(started), took, inputs, wide, o.parallelism); err != nil {
 			rep.Calls = src.Calls()
 			return rep, err
 		}
@@ -90,7 +98,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 		rep.Settings, rep.Samples, rep.ScreeningSamples, rep.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
 		rep.Settings.Parallelism, rep.Settings.SamplesChosen = o.parallelism, chosen
 	}
-	rep, err = runAll(rep, src, p, cs, newProgress(src, p, len(in), wide, logf))
+	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
 	return rep, unresolvedError(stopped(ctx, err, rep.Calls))
 }
 
@@ -254,6 +262,7 @@ type candidates[D any] struct {
 	// ranged: the simplifier is the default one, which simplifies within
 	// the range of the candidates' records (simplifierFor).
 	ranged    bool
+	finder    *Finder[D]                   // FindPairs', if given
 	drawn     map[uint64][]search.Input[D] // a run's candidates, by seed
 	wideDrawn map[uint64][]search.Input[D] // a run's wide pairs, by seed
 }
@@ -266,6 +275,15 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 	if err != nil {
 		return nil, err
 	}
+	var found *Finder[D]
+	if o.finder != nil {
+		f, ok := o.finder.(Finder[D])
+		if !ok {
+			of := strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%T", o.finder), "dptest.Finder["), "]")
+			return nil, fmt.Errorf("dptest: a Finder for datasets of type %s given to a mechanism on datasets of type %s", of, typeName[D]())
+		}
+		found = &f
+	}
 	pairs = append(pairs, m.pairs...)
 	if gen == nil {
 		gen = m.gen
@@ -273,14 +291,14 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 	if simplify == nil {
 		simplify = m.simplify
 	}
-	if len(pairs) == 0 && gen == nil {
+	if len(pairs) == 0 && gen == nil && found == nil {
 		pairs, gen = fixtures.Defaults[D]()
 	}
 	ranged := simplify == nil
 	if simplify == nil {
 		simplify = fixtures.Simplifier[D]()
 	}
-	cs := &candidates[D]{pairs: pairs, drawn: make(map[uint64][]search.Input[D]), wideDrawn: make(map[uint64][]search.Input[D]), ranged: ranged}
+	cs := &candidates[D]{pairs: pairs, finder: found, drawn: make(map[uint64][]search.Input[D]), wideDrawn: make(map[uint64][]search.Input[D]), ranged: ranged}
 	if simplify != nil && p.Claim.Kind != plan.KindDataCentric { // the level of one dataset: nothing to simplify
 		cs.simplify = func(q fixtures.Pair[D]) (out []fixtures.Pair[D], err error) {
 			defer recoverInto(&err, "the simplifier")
@@ -290,7 +308,7 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 	if gen != nil && p.Candidates > 0 {
 		cs.gen, cs.n = gen, p.Candidates
 	}
-	if len(cs.pairs) == 0 && cs.gen == nil {
+	if len(cs.pairs) == 0 && cs.gen == nil && cs.finder == nil {
 		return cs, ErrNoCandidates{Type: typeName[D]()}
 	}
 	return cs, nil
@@ -347,6 +365,21 @@ func (cs *candidates[D]) inputs(seed uint64) ([]search.Input[D], error) {
 	}
 	cs.drawn[seed] = in
 	return in, nil
+}
+
+// first is the pair whose X the replay check draws on: the first
+// candidate, or the finder's pair at the centre of its box.
+func (cs *candidates[D]) first(in []search.Input[D]) (p fixtures.Pair[D], err error) {
+	if len(in) > 0 {
+		return in[0].Pair, nil
+	}
+	b := cs.finder.box
+	z := make([]float64, b.Dim)
+	for i := range z {
+		z[i] = (b.Lo + b.Hi) / 2
+	}
+	defer recoverInto(&err, "the Box's Pair")
+	return b.Pair(z), nil
 }
 
 // wide lists a run's wide pairs (search.Config.Wide): n more pairs its
@@ -412,6 +445,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	cfg := search.Config[D]{
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
+	}
+	if cs.finder != nil {
+		cfg.Finder, cfg.Trials = cs.finder.forRun(r.Seed), cs.finder.trials
 	}
 	cfg.Early = earlyLook(p)
 	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation
@@ -564,6 +600,7 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 	finding(best.Finding)
 	rep.PairsSearched, rep.Confirmed, rep.PerConfirmation, rep.Elapsed = out.PairsSearched, len(out.Confirmed), out.PerConfirm, out.Elapsed
 	rep.WideScreened, rep.WidePromoted, rep.WideSkipped = out.Wide.Screened, out.Wide.Promoted, out.Wide.Skipped
+	rep.Trials, rep.FoundAt = out.Trials, out.FoundAt
 	for _, c := range out.Confirmed {
 		rep.Confirmations = append(rep.Confirmations, Confirmation{
 			Witness: c.Pair, Direction: out.Direction(c), Screening: c.Screening.Estimate,

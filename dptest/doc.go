@@ -96,6 +96,12 @@
 // the hockey-stick divergence with its own stated guarantee. They only
 // look for violations: an audit of testers alone passes nothing at δ = 0.
 //
+// [FindPairs] adds [KMRS24]'s dataset finders (Section 5) to the
+// candidates: a [GridFinder], a Gaussian-process [BanditFinder] or a
+// [RandomFinder] over a [Box] of pairs ([RemoveLast] is DP-Auditorium's),
+// screened one trial at a time, each screening's rank fed back. They only
+// choose what is screened, so the false-failure bound is unchanged.
+//
 // # Inconclusive
 //
 // A claim that is not violated passes only if the audit could have seen a

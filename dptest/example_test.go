@@ -252,3 +252,21 @@ func ExampleTesters() {
 	fmt.Printf("violated: %v, found by the %s tester, δ(1) ≥ %.2f\n", rep.Violated, rep.Tester, rep.LowerBound)
 	// Output: violated: true, found by the classifier tester, δ(1) ≥ 0.16
 }
+
+// A dataset finder searches a box of pairs: here DP-Auditorium's, two
+// records in [−1, 1], the second added. NonDPGaussian2 divides by the true
+// count but scales its noise by a noisy one; at ε = 0.01 its (ε, 0.01)
+// claim fails on some pairs of the box, which a Gaussian-process bandit
+// proposes.
+func ExampleFindPairs() {
+	m := dptest.Continuous(mechanisms.NonDPGaussian2{Eps: 0.01, Delta: 0.01}.Sample)
+	rep, err := dptest.AuditApproxDP(m, 0.01, 0.01,
+		dptest.FindPairs(dptest.BanditFinder(dptest.RemoveLast(2, -1, 1), 30)),
+		dptest.Samples(500_000), dptest.Seed(4))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("violated:", rep.Violated, "trials screened:", rep.Trials, "first seen at trial:", rep.FoundAt)
+	// Output: violated: true trials screened: 30 first seen at trial: 8
+}

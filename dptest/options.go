@@ -87,6 +87,7 @@ type options struct {
 	pairs             []any // each a []fixtures.Pair[D]
 	neighbors         any   // a *rapid.Generator[fixtures.Pair[D]]
 	simplify          any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
+	finder            any   // a Finder[D]
 	errs              []error
 }
 

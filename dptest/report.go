@@ -54,6 +54,12 @@ type Report struct {
 	Witness       any
 	Samples       int // confirming sample size per side (of the deciding confirmation)
 	PairsSearched int // pairs screened in full
+	// Trials is the number of pairs a finder proposed and the audit
+	// screened ([FindPairs]); a witness it found has the source "found t".
+	// FoundAt is the first of those trials whose screening showed the
+	// claim exceeded (at the screening's trigger level, not confirmed),
+	// 0 if none did.
+	Trials, FoundAt int
 	// WideScreened is the number of further pairs drawn from the generator
 	// and screened on a small sample only (a sixty-fourth of the
 	// screening's draws, at least 2,000; the most divergent eight again on

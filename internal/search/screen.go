@@ -36,6 +36,8 @@ type screening[D, F any] struct {
 	sifted     []ranked[D] // the wide pairs screened again, nil if the wide stage did not run
 	screened   int         // screenings made
 	rescreened int         // of them, repeats of a pair already screened
+	trials     int         // the finder's proposals screened
+	foundAt    int         // the first of them whose screening exceeded the claim at the trigger level
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
@@ -79,6 +81,9 @@ func (s *screening[D, F]) screenAll() error {
 		if err := s.add(in[i].Pair, in[i].Source, r.dirs[0], r.dirs[1], r.err); err != nil {
 			return err
 		}
+	}
+	if err := s.find(); err != nil {
+		return err
 	}
 	if len(s.cands) == 0 {
 		return fmt.Errorf("no candidate pairs to screen")

@@ -116,6 +116,11 @@ type Config[D any] struct {
 	// they clearly beat the best candidate (see [screening.widen]).
 	Wide                    []Input[D]
 	WideScreening, WideSift plan.Stage
+	// Finder, if not nil, proposes up to Trials more candidates after
+	// Candidates, one at a time, each after the screening of the one
+	// before (see [Finder]).
+	Finder Finder[D]
+	Trials int
 	// Early, if it has fewer samples than Confirmation (whole blocks of
 	// sampler.BlockSize), is the stage of the sequential confirmation's
 	// early look (see plan.EarlyConfirmation):
@@ -169,6 +174,8 @@ type Outcome[D, F any] struct {
 	Best          Candidate[D, F]   // the witness: see [decide]
 	Confirmed     []Candidate[D, F] // all confirmed candidates
 	PairsSearched int               // distinct pairs screened in full (explicit, generated, simplified, promoted); at a quick look's decision, on its screening
+	Trials        int               // the finder's proposals screened (Config.Finder)
+	FoundAt       int               // the first trial whose screening exceeded the threshold at plan.TriggerLevel (Bonferroni over the candidates so far); 0 if none
 	Wide          WideResult        // the wide screening
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
@@ -298,7 +305,7 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 			return base, err
 		}
 	}
-	base.PairsSearched = s.screened - s.rescreened
+	base.PairsSearched, base.Trials, base.FoundAt = s.screened-s.rescreened, s.trials, s.foundAt
 	return base, nil
 }
 

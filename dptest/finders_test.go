@@ -1,0 +1,81 @@
+package dptest_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/mechanisms"
+)
+
+// A finder's proposals are the candidates when no others are given. On
+// NonDPLaplace1, whose every add/remove pair violates its claim, each
+// finder stops at its first trial (its screening shows the claim exceeded
+// by half); on DPMean, which meets its claim, it screens all its trials
+// and the audit passes. Fixed seeds.
+func TestFindPairs(t *testing.T) {
+	box := dptest.RemoveLast(2, -1, 1)
+	broken := dptest.Continuous(mechanisms.NonDPLaplace1{Eps: 1}.Sample)
+	for _, f := range []dptest.Finder[[]float64]{dptest.RandomFinder(box, 20), dptest.GridFinder(box, 20), dptest.BanditFinder(box, 20)} {
+		rep, err := dptest.AuditDP(broken, 1, dptest.FindPairs(f), dptest.Samples(100_000), dptest.Seed(1))
+		require.NoError(t, err, "%v", f)
+		require.True(t, rep.Violated, "%v", f)
+		require.Equal(t, 1, rep.Trials, "%v", f)
+		require.Equal(t, 1, rep.FoundAt, "%v", f)
+		require.Equal(t, 1, rep.PairsSearched, "%v: only the finder's pair", f)
+	}
+	correct := dptest.Continuous(mechanisms.DPMean{Eps: 1}.Sample)
+	rep, err := dptest.AuditDP(correct, 1, dptest.FindPairs(dptest.BanditFinder(box, 12)), dptest.Samples(100_000), dptest.Seed(2))
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+	require.Equal(t, 12, rep.Trials)
+	require.Equal(t, 0, rep.FoundAt)
+}
+
+// A grid over a box proposes its points in order and stops when they run
+// out; explicit pairs come first (and the replay check draws on the first
+// of them).
+func TestGridFinderWithPairs(t *testing.T) {
+	var seen [][]float64
+	box := dptest.Box[[]float64]{Dim: 1, Lo: 0, Hi: 1, Pair: func(z []float64) fixtures.Pair[[]float64] {
+		seen = append(seen, append([]float64(nil), z...))
+		return fixtures.Pair[[]float64]{X: []float64{z[0]}, Y: []float64{z[0], 1}}
+	}}
+	m := dptest.Continuous(mechanisms.DPMean{Eps: 1}.Sample)
+	rep, err := dptest.AuditRDP(m, 2, 10, dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{0, 0}}),
+		dptest.FindPairs(dptest.GridFinder(box, 3)), dptest.Samples(20_000), dptest.Seed(3))
+	require.NoError(t, err)
+	require.Equal(t, 3, rep.Trials)
+	require.Equal(t, 4, rep.PairsSearched)
+	require.Equal(t, [][]float64{{0}, {0.5}, {1}}, seen, "the grid's points, the explicit pair before them")
+}
+
+// Bad finders are errors of the audit, never panics.
+func TestFindPairsErrors(t *testing.T) {
+	m := dptest.Continuous(mechanisms.DPMean{Eps: 1}.Sample)
+	box := dptest.RemoveLast(2, 0, 1)
+	for _, tc := range []struct {
+		opt  dptest.Option
+		want string
+	}{
+		{dptest.FindPairs(dptest.Finder[[]float64]{}), "FindPairs needs a Finder from GridFinder, BanditFinder or RandomFinder"},
+		{dptest.FindPairs(dptest.GridFinder(dptest.Box[[]float64]{Dim: 0, Lo: 0, Hi: 1, Pair: box.Pair}, 5)), "Dim ≥ 1"},
+		{dptest.FindPairs(dptest.GridFinder(dptest.RemoveLast(2, 1, 1), 5)), "finite Lo < Hi, got [1, 1]"},
+		{dptest.FindPairs(dptest.BanditFinder(box, 0)), "at least one trial, got 0"},
+		{dptest.FindPairs(dptest.RandomFinder(dptest.Box[[]int]{Dim: 1, Lo: 0, Hi: 1, Pair: func([]float64) fixtures.Pair[[]int] { return fixtures.Pair[[]int]{} }}, 5)), "a Finder for datasets of type []int given to a mechanism on datasets of type []float64"},
+	} {
+		_, err := dptest.AuditDP(m, 1, tc.opt, dptest.Samples(20_000))
+		require.ErrorContains(t, err, tc.want)
+	}
+	calls := 0
+	panicky := dptest.Box[[]float64]{Dim: 1, Lo: 0, Hi: 1, Pair: func(z []float64) fixtures.Pair[[]float64] {
+		if calls++; calls > 1 {
+			panic("no pair here")
+		}
+		return fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{0, 1}}
+	}}
+	_, err := dptest.AuditDP(m, 1, dptest.FindPairs(dptest.RandomFinder(panicky, 5)), dptest.Samples(20_000))
+	require.ErrorContains(t, err, "the finder panicked proposing trial 1: no pair here")
+}
