@@ -44,7 +44,9 @@ var kmrs24 = map[string]map[float64]published{
 type cell struct {
 	mech      string
 	eps       float64
-	approx    bool    // an (ε, δ) claim at delta, else pure ε-DP
+	approx    bool // an (ε, δ) claim at delta, else pure ε-DP
+	renyi     bool // an RDP claim at order RenyiOrder of value rdpClaim
+	rdpClaim  float64
 	delta     float64 // the claimed δ
 	truth     float64 // the pair's ε (pure DP) or δ(ε) (approximate DP)
 	truthNote string  // how the truth was computed, and checks
@@ -130,6 +132,34 @@ func clippedSum(v []float64) float64 {
 		s += math.Min(1, math.Max(0, x))
 	}
 	return s
+}
+
+// renyiCell is a Gaussian mean's cell at its advertised RDP at order
+// RenyiOrder (ClaimedRDP), the claim [KMRS24]'s Rényi tester audits, its
+// truth D_λ on the pair by quadrature (NonDPGaussian1's is infinite at
+// λ ≥ 4/3: noise of two widths).
+func renyiCell(name string, eps float64) cell {
+	var m dptest.Mechanism[[]float64]
+	var claim float64
+	switch name {
+	case "NonDPGaussian1":
+		g := mechanisms.NonDPGaussian1{Eps: eps, Delta: approxDelta}
+		m, claim = dptest.Continuous(g.Sample), g.ClaimedRDP(RenyiOrder)
+	default:
+		g := mechanisms.NonDPGaussian2{Eps: eps, Delta: approxDelta}
+		m, claim = dptest.Continuous(g.Sample), g.ClaimedRDP(RenyiOrder)
+	}
+	x, y := meanLaws(name, eps, meanPair)
+	tr := meanTruthOf(x, y, eps)
+	c := cell{mech: name, eps: eps, renyi: true, rdpClaim: claim, truth: tr.Renyi}
+	if name == "NonDPGaussian1" {
+		c.truth = math.Inf(1)
+	}
+	c.truthNote = fmt.Sprintf("quadrature: D_%g = %.4g on the grid (mass error %.1g)", RenyiOrder, tr.Renyi, tr.MassErr)
+	c.audit = on(m, meanPair, func(m dptest.Mechanism[[]float64], opts ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditRDP(m, RenyiOrder, claim, opts...)
+	})
+	return c
 }
 
 // meanCell is a mean mechanism's cell, its truth by quadrature.

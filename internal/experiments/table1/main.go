@@ -8,7 +8,9 @@
 // Claims. The Laplace means and the SVTs claim ε-DP (dptest.AuditDP); the
 // Gaussian means claim (ε, 0.01)-DP (dptest.AuditApproxDP; their noise is
 // calibrated for δ = 0.01), as [KMRS24], Section 6 sets δ = 0.01 for its
-// approximate-DP testers. [KMRS24] publishes neither its fixed datasets nor
+// approximate-DP testers, and, in rows of their own ("… RDP"), their
+// advertised RDP at [KMRS24]'s order α = 1.5 (ClaimedRDP), the claim its
+// Rényi tester audits (dptest.AuditRDP). [KMRS24] publishes neither its fixed datasets nor
 // its SVTs' parameters, so the pairs are ours (cells.go): x = (1),
 // x′ = (1, 0) for the means (add/remove, records in [0, 1]); for the SVTs
 // (threshold T = 0, cut-off c = 1 where the algorithm has one) answer
@@ -71,6 +73,11 @@ func main() {
 				violating = append(violating, meanCell(name, eps, false))
 			}
 		}
+		for _, name := range []string{"NonDPGaussian1", "NonDPGaussian2"} {
+			if re.MatchString(name + " RDP") {
+				violating = append(violating, renyiCell(name, eps))
+			}
+		}
 		for _, name := range []string{"SVT3", "SVT4", "SVT5", "SVT6"} {
 			if re.MatchString(name) {
 				violating = append(violating, svtCell(name, eps, false))
@@ -88,14 +95,14 @@ func main() {
 			correct = append(correct, rnmCell(eps))
 		}
 	}
-	fmt.Printf("%-15s %5s %-14s %10s  %s\n", "mechanism", "ε", "claim", "truth", "how")
+	fmt.Printf("%-19s %5s %-18s %10s  %s\n", "mechanism", "ε", "claim", "truth", "how")
 	for _, c := range append(append([]cell(nil), violating...), correct...) {
-		fmt.Printf("%-15s %5g %-14s %10.4g  %s\n", c.mech, c.eps, c.claimText(), c.truth, c.truthNote)
+		fmt.Printf("%-19s %5g %-18s %10.4g  %s\n", c.label(), c.eps, c.claimText(), c.truth, c.truthNote)
 	}
 	if *truthOnly {
 		return
 	}
-	fmt.Printf("\n%-15s %5s %7s | %9s %4s | %-16s | %-11s | %6s %4s %4s %8s %9s %7s\n",
+	fmt.Printf("\n%-19s %5s %7s | %9s %4s | %-16s | %-11s | %6s %4s %4s %8s %9s %7s\n",
 		"mechanism", "ε", "n", "res.", "must", "KMRS24 b:H/C/R/M", "ours H/C/M", "dptest", "inc", "runs", "med LB", "calls/side", "s/aud")
 	for _, c := range violating {
 		for k, n := range sizes {
@@ -112,7 +119,18 @@ func main() {
 	fmt.Printf("# done %s\n", time.Now().UTC().Format(time.RFC3339))
 }
 
+// label names the cell's mechanism, and " RDP" for its RDP claim.
+func (c cell) label() string {
+	if c.renyi {
+		return c.mech + " RDP"
+	}
+	return c.mech
+}
+
 func (c cell) claimText() string {
+	if c.renyi {
+		return fmt.Sprintf("(%g, %.3g)-RDP", RenyiOrder, c.rdpClaim)
+	}
 	if c.approx {
 		return fmt.Sprintf("(%g, %g)-DP", c.eps, c.delta)
 	}
@@ -121,6 +139,9 @@ func (c cell) claimText() string {
 
 // claimed is the claim's value of the measure the truth is in.
 func (c cell) claimed() float64 {
+	if c.renyi {
+		return c.rdpClaim
+	}
 	if c.approx {
 		return c.delta
 	}
@@ -136,6 +157,9 @@ type row struct {
 // histogram, the classifier and MMD (nil rows where a tester does not
 // apply: the histogram and MMD on vectors).
 func (c cell) testerRows(n, runs int, each bool) []*row {
+	if c.renyi {
+		return []*row{nil, nil, nil} // DP-Auditorium's approximate-DP testers do not apply to an RDP claim
+	}
 	ts := []*dptest.Tester{c.histogram, ptr(dptest.Classifier()), ptr(dptest.MMD())}
 	if c.histogram == nil {
 		ts[2] = nil
@@ -155,7 +179,7 @@ func ptr[T any](v T) *T { return &v }
 func (c cell) run(n, runs int, tester *dptest.Tester, each bool) row {
 	var r row
 	for i := 0; i < runs; i++ {
-		seed := expstat.RunSeed("table1|%s|%g|%d|%d", c.mech, c.eps, n, i)
+		seed := expstat.RunSeed("table1|%s|%g|%d|%d", c.label(), c.eps, n, i)
 		opts := []dptest.Option{dptest.Samples(n), dptest.Seed(seed)}
 		name := "dptest"
 		if tester != nil {
@@ -222,8 +246,8 @@ func (r row) line(c cell, n int, p published, k int, testers []*row) string {
 	for _, t := range testers {
 		ours = append(ours, detected(t))
 	}
-	return fmt.Sprintf("%-15s %5g %7d | %9.4g %4s | %-16s | %-11s | %6d %4d %4d %8.4g %10.3g %7.2f",
-		c.mech, c.eps, n, res, must, kb, strings.Join(ours, "/"), r.detected, r.inconclusive, r.runs, median(r.lb), expstat.Median(r.calls), expstat.Median(r.secs))
+	return fmt.Sprintf("%-19s %5g %7d | %9.4g %4s | %-16s | %-11s | %6d %4d %4d %8.4g %10.3g %7.2f",
+		c.label(), c.eps, n, res, must, kb, strings.Join(ours, "/"), r.detected, r.inconclusive, r.runs, median(r.lb), expstat.Median(r.calls), expstat.Median(r.secs))
 }
 
 func median(v []float64) float64 {

@@ -107,6 +107,7 @@ func (l meanLaw) logDensity(ys []float64, intervals int) []float64 {
 type meanTruth struct {
 	Loss       float64 // sup_y |ln f_X(y) − ln f_Y(y)| on the grid
 	Hockey     float64 // max of the two directions of ∫ (f_P − e^ε f_Q)⁺ dy
+	Renyi      float64 // max of the two directions of D_λ at RenyiOrder
 	MassErr    float64 // largest |∫ f − 1|
 	LossAtEdge bool    // the loss is largest at the grid's ends: it grows without bound
 }
@@ -140,6 +141,7 @@ func meanTruthOf(x, y meanLaw, eps float64) meanTruth {
 		}
 	}
 	tr.Hockey = math.Max(hxy, hyx)
+	tr.Renyi = math.Max(renyiOn(lx, ly, us, du), renyiOn(ly, lx, us, du))
 	tr.MassErr = math.Max(math.Abs(mx-1), math.Abs(my-1))
 	inner := int(5 / du) // u = ±40
 	for _, e := range [][2]int{{0, inner}, {points, points - inner}} {
@@ -149,6 +151,27 @@ func meanTruthOf(x, y meanLaw, eps float64) meanTruth {
 		}
 	}
 	return tr
+}
+
+// RenyiOrder is the order of the Rényi rows, [KMRS24]'s α = 1.5.
+const RenyiOrder = 1.5
+
+// renyiOn is D_λ(f_P ‖ f_Q) = 1/(λ−1) ln ∫ f_P^λ f_Q^{1−λ} dy at
+// λ = RenyiOrder from log densities on the grid y = sinh u; +Inf where
+// f_Q vanishes under f_P.
+func renyiOn(lp, lq, us []float64, du float64) float64 {
+	const lambda = RenyiOrder
+	total := 0.0
+	for i := range us {
+		if math.IsInf(lp[i], -1) {
+			continue
+		}
+		if math.IsInf(lq[i], -1) {
+			return math.Inf(1)
+		}
+		total += math.Exp(lambda*lp[i]+(1-lambda)*lq[i]) * math.Cosh(us[i]) * du
+	}
+	return math.Log(total) / (lambda - 1)
 }
 
 // svtSpec is one Sparse Vector Technique of Lyu, Su and Li with threshold
