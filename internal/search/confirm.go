@@ -200,3 +200,15 @@ func (cfg Config[D]) progress() {
 		cfg.Progress()
 	}
 }
+
+// groupingsOf lists the groupings of the directions to confirm (xy, then
+// yx; nil findings are not confirmed).
+func groupingsOf[F any](xy, yx *F, groups func(F) stat.Grouping) []stat.Grouping {
+	var gs []stat.Grouping
+	for _, f := range []*F{xy, yx} {
+		if f != nil {
+			gs = append(gs, groups(*f))
+		}
+	}
+	return gs
+}

@@ -222,12 +222,7 @@ func farAloneCells(t *stat.Table, reverse bool) int64 {
 }
 
 func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding, acc *Counts) (xy, yx Score, err error) {
-	var gs []stat.Grouping
-	for _, f := range []*RenyiFinding{sxy, syx} {
-		if f != nil {
-			gs = append(gs, f.counted())
-		}
-	}
+	gs := groupingsOf(sxy, syx, func(f RenyiFinding) stat.Grouping { return f.counted() })
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
@@ -431,12 +426,7 @@ func higher[F any](a, b Screened[F]) Screened[F] {
 }
 
 func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *local.Estimate, acc *Counts) (xy, yx Score, err error) {
-	var gs []stat.Grouping
-	for _, e := range []*local.Estimate{sxy, syx} {
-		if e != nil {
-			gs = append(gs, e.Event)
-		}
-	}
+	gs := groupingsOf(sxy, syx, func(e local.Estimate) stat.Grouping { return e.Event })
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err

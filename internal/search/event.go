@@ -195,12 +195,7 @@ func sum(c []int64) int64 {
 }
 
 func (c eventCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *EventFinding, acc *Counts) (xy, yx Score, err error) {
-	var gs []stat.Grouping
-	for _, f := range []*EventFinding{sxy, syx} {
-		if f != nil {
-			gs = append(gs, f.Groups)
-		}
-	}
+	gs := groupingsOf(sxy, syx, func(f EventFinding) stat.Grouping { return f.Groups })
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err

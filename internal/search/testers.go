@@ -152,12 +152,7 @@ func (c testerCriterion[D]) find(t *stat.Table, reverse bool) TesterFinding {
 }
 
 func (c testerCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *TesterFinding, acc *Counts) (xy, yx Score, err error) {
-	var gs []stat.Grouping
-	for _, f := range []*TesterFinding{sxy, syx} {
-		if f != nil {
-			gs = append(gs, f.Groups)
-		}
-	}
+	gs := groupingsOf(sxy, syx, func(f TesterFinding) stat.Grouping { return f.Groups })
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
