@@ -21,13 +21,14 @@ type Finder[D any] interface {
 // find screens the finder's proposals one at a time, after the
 // candidates, feeding each screening's rank back, until it has no more,
 // Config.Trials were screened, or a trial shows the claim exceeded as
-// clearly as the wide stage's skip asks (WideSkipMargin at
-// plan.TriggerLevel after Bonferroni over the candidates so far). A
-// screening's estimate is the best of what it looked at, biased upwards
-// (for vectors, a score and its peak chosen on it), so a trial counts as
-// showing the claim exceeded only when a second screening of its pair on
-// fresh draws shows it too; the second screening only decides this and is
-// not a candidate.
+// clearly as the wide stage's skip asks (WideSkipMargin). A screening's
+// estimate is the best of what it looked at, biased upwards (for vectors,
+// a score and its peak chosen on the same draws; a second screening is
+// biased alike), so a trial shows the claim exceeded only when the
+// statistic its screening chose, counted on fresh draws of the
+// screening's size, bounds it above the claim at plan.TriggerLevel after
+// Bonferroni over the candidates so far. That count only decides this: it
+// is no confirmation, and its pair is confirmed, if at all, as any other.
 func (s *screening[D, F]) find() error {
 	f := s.cfg.Finder
 	if f == nil {
@@ -48,7 +49,7 @@ func (s *screening[D, F]) find() error {
 		s.trials = t + 1
 		xy, yx := s.cands[len(s.cands)-2], s.cands[len(s.cands)-1]
 		ranks = append(ranks, max(xy.Screening.Rank, yx.Screening.Rank))
-		shows, clearly, err := s.showsExceeded(p, t, [2]Score{xy.Screening, yx.Screening})
+		shows, clearly, err := s.showsExceeded(p, t, xy, yx)
 		if err != nil {
 			return err
 		}
@@ -56,33 +57,32 @@ func (s *screening[D, F]) find() error {
 			s.foundAt = t + 1
 		}
 		if clearly {
-			s.logf("finder stops after %d trials: found %d, screened again, shows the claim exceeded by more than %g times", t+1, t+1, WideSkipMargin)
+			s.logf("finder stops after %d trials: found %d, counted again, shows the claim exceeded by more than %g times", t+1, t+1, WideSkipMargin)
 			return nil
 		}
 	}
 	return nil
 }
 
-// showsExceeded reports whether trial t's pair, screened with scores sc,
-// shows the claim exceeded at the trigger level, and clearly so (by
-// WideSkipMargin), on a second screening of fresh draws, made only when
-// the first shows it.
-func (s *screening[D, F]) showsExceeded(p fixtures.Pair[D], t int, sc [2]Score) (shows, clearly bool, err error) {
+// showsExceeded reports whether trial t's pair, screened as the
+// candidates xy and yx, shows the claim exceeded at the trigger level,
+// and clearly so (by WideSkipMargin), on its statistics counted on fresh
+// draws; they are counted only when its screening shows it.
+func (s *screening[D, F]) showsExceeded(p fixtures.Pair[D], t int, xy, yx Candidate[D, F]) (shows, clearly bool, err error) {
 	z := s.triggerZ()
-	exceeds := func(c Score, margin float64) bool {
-		return c.Estimate-z*c.StdErr > margin*s.cfg.Run.Threshold
-	}
-	if !exceeds(sc[0], 1) && !exceeds(sc[1], 1) {
+	th := s.cfg.Run.Threshold
+	if xy.Screening.Estimate-z*xy.Screening.StdErr <= th && yx.Screening.Estimate-z*yx.Screening.StdErr <= th {
 		return false, false, nil
 	}
-	xy, yx, err := s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "finder check", t), p, s.cfg.Screening)
+	level := plan.TriggerLevel / float64(len(s.cands))
+	bxy, byx, err := s.crit.Confirm(plan.SubSeed(s.cfg.Run.Seed, "finder check", t), p, s.cfg.Screening, level, &xy.Finding, &yx.Finding, nil)
 	if err != nil {
-		return false, false, &PairError[D]{Pair: p, Stage: fmt.Sprintf("screening found %d again", t+1), Err: err}
+		return false, false, &PairError[D]{Pair: p, Stage: fmt.Sprintf("counting found %d again", t+1), Err: err}
 	}
-	s.logf("screened found %d again: %.4g, %.4g", t+1, xy.Estimate, yx.Estimate)
-	for _, c := range []Score{xy.Score, yx.Score} {
-		shows = shows || exceeds(c, 1)
-		clearly = clearly || exceeds(c, WideSkipMargin)
+	s.logf("found %d counted again: bounds %.4g, %.4g", t+1, bxy.LowerBound, byx.LowerBound)
+	for _, b := range []Score{bxy, byx} {
+		shows = shows || b.LowerBound > th
+		clearly = clearly || b.LowerBound > WideSkipMargin*th
 	}
 	return shows, clearly, nil
 }
