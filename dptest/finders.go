@@ -60,10 +60,11 @@ func RandomFinder[D any](b Box[D], trials int) Finder[D] { return Finder[D]{"ran
 // screens them after its other candidates, one at a time, feeding each
 // screening's rank (the larger of its two directions') back to the finder,
 // until it has made its trials or a trial shows the claim exceeded
-// clearly (by half at the screening's trigger level, as the wide stage's
-// skip asks, on its screening and on a second one of fresh draws, since
-// the first is biased upwards); Report.Trials counts them, and
-// Report.FoundAt is the first trial that showed the claim exceeded. Its proposals are screened like any candidate, so the
+// clearly (by half, as the wide stage's skip asks: the statistic its
+// screening chose, counted again on fresh draws of the screening's size,
+// bounds it there at the screening's trigger level; the screening's own
+// estimate is biased upwards); Report.Trials counts them, and
+// Report.FoundAt is the first trial that showed the claim exceeded so. Its proposals are screened like any candidate, so the
 // false-failure bound is unchanged. With FindPairs and no Pairs or
 // Neighbors, the finder's pairs are the only candidates. A Box with
 // Dim < 1, a nil Pair, Lo ≥ Hi or a bound not finite, trials < 1, or a

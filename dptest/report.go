@@ -56,9 +56,10 @@ type Report struct {
 	PairsSearched int // pairs screened in full
 	// Trials is the number of pairs a finder proposed and the audit
 	// screened ([FindPairs]); a witness it found has the source "found t".
-	// FoundAt is the first of those trials whose screening, and a second
-	// one of its pair on fresh draws, showed the claim exceeded (at the
-	// screening's trigger level, not confirmed), 0 if none did: a
+	// FoundAt is the first of those trials whose screening's statistic,
+	// counted again on fresh draws of the screening's size, bounded the
+	// claim's measure above it (at the screening's trigger level: not a
+	// confirmation), 0 if none did: a
 	// violation the confirmation shows on a pair the finder proposed may
 	// not have shown at the screening's size.
 	Trials, FoundAt int

@@ -21,9 +21,9 @@
 // fails; 50 when the audit with 50 trials does not. It is found by
 // bisection from the 50-trial audit (assuming a larger budget finds what a
 // smaller one does, which holds but for the confirmations' noise). The
-// finder stops proposing once a trial, screened twice, shows the claim
-// exceeded by half, so "screened" (the trials the 50-trial audit made) can
-// be fewer than 50.
+// finder stops proposing once a trial shows the claim exceeded by half
+// (its screening's statistic counted again on fresh draws), so "screened"
+// (the trials the 50-trial audit made) can be fewer than 50.
 //
 //	go run ./internal/experiments/table2            # 10 runs a row
 //	go run ./internal/experiments/table2 -runs 3 -only Gaussian
