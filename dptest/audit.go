@@ -129,10 +129,8 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 	if err := m.check(); err != nil {
 		return p, o, err
 	}
-	for _, t := range o.settings.Testers {
-		if m.source.Kind() == "vector" && (t.Criterion == plan.CriterionHistogram || t.Criterion == plan.CriterionMMD) {
-			return p, o, fmt.Errorf("dptest: the %s tester takes real or discrete outputs; this mechanism's are vectors (use Classifier or Own)", map[string]string{plan.CriterionHistogram: "Histogram", plan.CriterionMMD: "MMD"}[t.Criterion])
-		}
+	if err := checkTesters(o.settings, m.source.Kind()); err != nil {
+		return p, o, err
 	}
 	if k := m.source.Kind(); o.settings.RegionSet && k != "real" {
 		return p, o, fmt.Errorf("dptest: Region applies to real outputs (a mechanism built with Continuous); this one's outputs are %s", map[string]string{"discrete": "discrete", "vector": "vectors"}[k])
@@ -152,7 +150,7 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 	var inconclusive error
 	for i, r := range p.Runs {
 		one, before := base, src.Calls()
-		err := runOnce(&one, src, p, r, cs, pr)
+		err := unresolvedError(runOnce(&one, src, p, r, cs, pr))
 		one.Calls = src.Calls() - before
 		if i == 0 {
 			rep = one
@@ -295,7 +293,10 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 		pairs, gen = fixtures.Defaults[D]()
 	}
 	ranged := simplify == nil
-	if simplify == nil {
+	if simplify == nil && found == nil {
+		// The default simplifier keeps the neighbour relation of the
+		// pairs it sees (substitutions, records in their range); a
+		// finder's Box has a relation of its own, which it cannot know.
 		simplify = fixtures.Simplifier[D]()
 	}
 	cs := &candidates[D]{pairs: pairs, finder: found, drawn: make(map[uint64][]search.Input[D]), wideDrawn: make(map[uint64][]search.Input[D]), ranged: ranged}
@@ -446,8 +447,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
 	}
-	if cs.finder != nil {
-		cfg.Finder, cfg.Trials = cs.finder.forRun(r.Seed), cs.finder.trials
+	if f := cs.finder; f != nil {
+		cfg.NewFinder = func() search.Finder[D] { return f.forRun(r.Seed) }
+		cfg.Trials = f.trials
 	}
 	cfg.Early = earlyLook(p)
 	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation

@@ -94,7 +94,7 @@
 // and one false-failure budget split between them: [Histogram] (or
 // [HistogramOver] with the output range), [Classifier] and [MMD], each bounding
 // the hockey-stick divergence with its own stated guarantee. They only
-// look for violations: an audit of testers alone passes nothing at δ = 0.
+// look for violations: an audit of testers alone passes nothing.
 //
 // [FindPairs] adds [KMRS24]'s dataset finders (Section 5) to the
 // candidates: a [GridFinder], a Gaussian-process [BanditFinder] or a

@@ -37,24 +37,36 @@ type Finder[D any] struct {
 	kind   string
 	box    Box[D]
 	trials int
+	points int // the grid's size is fixed by the trials it was made for
 }
 
 // GridFinder screens the points of a regular grid over the box, g points
-// per axis (ends included, g the least with g^Dim ≥ trials), in
-// lexicographic order, at most trials of them.
-func GridFinder[D any](b Box[D], trials int) Finder[D] { return Finder[D]{"grid", b, trials} }
+// per axis (ends included, g ≥ 2 the least with g^Dim ≥ trials), in
+// lexicographic order (the last axis fastest), at most trials of them.
+func GridFinder[D any](b Box[D], trials int) Finder[D] { return Finder[D]{"grid", b, trials, trials} }
 
 // BanditFinder screens up to trials points chosen by a Gaussian-process
 // bandit (GP-UCB, an RBF kernel over the box scaled to [0, 1]^Dim, gonum
 // for the linear algebra): after two uniform points, each next one
 // maximises the posterior mean plus √β_t standard deviations of the
 // screening ranks seen so far, as [KMRS24]'s Vizier bandit does.
-func BanditFinder[D any](b Box[D], trials int) Finder[D] { return Finder[D]{"bandit", b, trials} }
+func BanditFinder[D any](b Box[D], trials int) Finder[D] {
+	return Finder[D]{"bandit", b, trials, trials}
+}
 
 // RandomFinder screens up to trials uniform points of the box:
 // [KMRS24]'s random search. (dptest's default random candidates come from
 // a rapid generator instead; see [Neighbors].)
-func RandomFinder[D any](b Box[D], trials int) Finder[D] { return Finder[D]{"random", b, trials} }
+func RandomFinder[D any](b Box[D], trials int) Finder[D] {
+	return Finder[D]{"random", b, trials, trials}
+}
+
+// WithTrials returns f with a budget of n trials, proposing what f would
+// in its first n (a grid keeps the spacing f was made with).
+func (f Finder[D]) WithTrials(n int) Finder[D] {
+	f.trials = n
+	return f
+}
 
 // FindPairs adds a finder's proposals to the audit's candidates: each run
 // screens them after its other candidates, one at a time, feeding each
@@ -66,7 +78,9 @@ func RandomFinder[D any](b Box[D], trials int) Finder[D] { return Finder[D]{"ran
 // estimate is biased upwards); Report.Trials counts them, and
 // Report.FoundAt is the first trial that showed the claim exceeded so. Its proposals are screened like any candidate, so the
 // false-failure bound is unchanged. With FindPairs and no Pairs or
-// Neighbors, the finder's pairs are the only candidates. A Box with
+// Neighbors, the finder's pairs are the only candidates; without a
+// Simplifier, no witness is simplified (the default simplifier keeps the
+// relation of generated pairs, not the Box's). A Box with
 // Dim < 1, a nil Pair, Lo ≥ Hi or a bound not finite, trials < 1, or a
 // zero Finder is an error.
 func FindPairs[D any](f Finder[D]) Option {
@@ -81,6 +95,8 @@ func FindPairs[D any](f Finder[D]) Option {
 			o.fail("FindPairs needs a Box with finite Lo < Hi, got [%v, %v]", b.Lo, b.Hi)
 		case f.trials < 1:
 			o.fail("FindPairs needs at least one trial, got %d", f.trials)
+		case o.finder != nil:
+			o.fail("FindPairs given twice; an audit takes one finder")
 		default:
 			o.finder = f
 		}
@@ -112,7 +128,7 @@ func (f Finder[D]) forRun(seed uint64) search.Finder[D] {
 	var p finder.Proposer
 	switch f.kind {
 	case "grid":
-		p = finder.Grid(f.box.Dim, f.trials)
+		p = finder.Grid(f.box.Dim, f.points)
 	case "bandit":
 		p = finder.Bandit(f.box.Dim, s)
 	default:

@@ -1,6 +1,7 @@
 package dptest_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -64,11 +65,14 @@ func TestFindPairsErrors(t *testing.T) {
 		{dptest.FindPairs(dptest.GridFinder(dptest.Box[[]float64]{Dim: 0, Lo: 0, Hi: 1, Pair: box.Pair}, 5)), "Dim ≥ 1"},
 		{dptest.FindPairs(dptest.GridFinder(dptest.RemoveLast(2, 1, 1), 5)), "finite Lo < Hi, got [1, 1]"},
 		{dptest.FindPairs(dptest.BanditFinder(box, 0)), "at least one trial, got 0"},
+		{dptest.FindPairs(dptest.BanditFinder(box, 5).WithTrials(0)), "at least one trial, got 0"},
 		{dptest.FindPairs(dptest.RandomFinder(dptest.Box[[]int]{Dim: 1, Lo: 0, Hi: 1, Pair: func([]float64) fixtures.Pair[[]int] { return fixtures.Pair[[]int]{} }}, 5)), "a Finder for datasets of type []int given to a mechanism on datasets of type []float64"},
 	} {
 		_, err := dptest.AuditDP(m, 1, tc.opt, dptest.Samples(20_000))
 		require.ErrorContains(t, err, tc.want)
 	}
+	_, err := dptest.AuditDP(m, 1, dptest.FindPairs(dptest.GridFinder(box, 5)), dptest.FindPairs(dptest.GridFinder(box, 5)), dptest.Samples(20_000))
+	require.ErrorContains(t, err, "FindPairs given twice")
 	calls := 0
 	panicky := dptest.Box[[]float64]{Dim: 1, Lo: 0, Hi: 1, Pair: func(z []float64) fixtures.Pair[[]float64] {
 		if calls++; calls > 1 {
@@ -76,6 +80,34 @@ func TestFindPairsErrors(t *testing.T) {
 		}
 		return fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{0, 1}}
 	}}
-	_, err := dptest.AuditDP(m, 1, dptest.FindPairs(dptest.RandomFinder(panicky, 5)), dptest.Samples(20_000))
+	_, err = dptest.AuditDP(m, 1, dptest.FindPairs(dptest.RandomFinder(panicky, 5)), dptest.Samples(20_000))
 	require.ErrorContains(t, err, "the finder panicked proposing trial 1: no pair here")
+}
+
+// A finder's Box has its own neighbour relation, which the default
+// simplifier does not know: found pairs are not simplified. Here q and
+// q′ differ by at most 0.1 in each of two records, and q₁ + q₂ plus
+// Laplace noise of scale 0.2 is 1-DP for that relation; moving the
+// differing records to 0 and 1 made a pair outside it and failed the
+// claim (found by review).
+func TestFoundPairsKeepTheBoxRelation(t *testing.T) {
+	box := dptest.Box[[]float64]{Dim: 4, Lo: -1, Hi: 1, Pair: func(z []float64) fixtures.Pair[[]float64] {
+		q := []float64{z[0], z[1]}
+		return fixtures.Pair[[]float64]{X: q, Y: []float64{q[0] + 0.1*z[2], q[1] + 0.1*z[3]}}
+	}}
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		return x[0] + x[1] + mechanisms.Laplace{B: 0.2}.Sample(r, []float64{0})
+	})
+	rep, err := dptest.AuditDP(m, 1, dptest.FindPairs(dptest.RandomFinder(box, 5)), dptest.Samples(50_000), dptest.Seed(1))
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "witness %v", rep.Witness)
+}
+
+// With Quick, the quick look and the full run each get a fresh finder:
+// a grid is not used up by the quick look.
+func TestFinderWithQuick(t *testing.T) {
+	m := dptest.Continuous(mechanisms.Laplace{B: 1}.Sample)
+	rep, err := dptest.AuditRDP(m, 2, 0.65, dptest.FindPairs(dptest.GridFinder(dptest.RemoveLast(1, 0, 1), 4)), dptest.Quick(), dptest.Samples(400_000), dptest.Seed(1))
+	require.NoError(t, err)
+	require.Positive(t, rep.Trials)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -111,8 +112,8 @@ type Report struct {
 	// score's units.
 	Score string
 	// Tester names the DP-Auditorium tester of a run chosen with
-	// [Testers] ("histogram", "classifier"); empty for dptest's own
-	// criteria.
+	// [Testers] ("histogram", "classifier", "MMD"); empty for dptest's
+	// own criteria.
 	Tester string
 	// Location is, for a DP claim, the output t̂ where the witness's loss
 	// peaks: a float64 for real outputs, the value itself for discrete ones.
@@ -300,14 +301,23 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", r.claimText(), percent(r.Confidence))
 	e := r
+	if r.Tester != "" && !slices.ContainsFunc(r.CrossChecks, func(c Report) bool { return c.Violated }) {
+		// The first run, a tester, found it (the runs stop at the first
+		// violation).
+		fmt.Fprintf(&b, "    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", r.Tester, num(r.Eps))
+	}
 	for _, c := range r.CrossChecks {
 		if !c.Violated {
 			continue
 		}
-		// Found by a cross-check of a DP audit: show its evidence.
-		if c.Kind == plan.KindApproxDP {
+		// Found by a cross-check of a DP audit, or another tester: show
+		// its evidence.
+		switch {
+		case c.Tester != "":
+			fmt.Fprintf(&b, "    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", c.Tester, num(c.Eps))
+		case c.Kind == plan.KindApproxDP:
 			fmt.Fprintf(&b, "    found by:     the hockey-stick cross-check: ε-DP implies H_{e^ε}(M(X)‖M(Y)) = 0\n")
-		} else {
+		default:
 			fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Lambda), num(c.Claimed))
 		}
 		e = c

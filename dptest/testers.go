@@ -14,13 +14,14 @@ import (
 type Tester struct {
 	criterion string
 	bins      int
+	ranged    bool    // HistogramOver
 	lo, hi    float64 // HistogramOver's range
 }
 
 func (t Tester) String() string {
 	switch t.criterion {
 	case plan.CriterionHistogram:
-		if t.lo != 0 || t.hi != 0 {
+		if t.ranged {
 			return fmt.Sprintf("HistogramOver(%v, %v, %d)", t.lo, t.hi, t.bins)
 		}
 		return fmt.Sprintf("Histogram(%d)", t.bins)
@@ -54,9 +55,10 @@ func Histogram(bins int) Tester { return Tester{criterion: plan.CriterionHistogr
 // HistogramOver is [Histogram] with bins of equal width over [lo, hi]
 // (real outputs below lo or above hi fall in the end bins), as
 // DP-Auditorium's tester is configured with the output range. lo < hi
-// must be finite.
+// must be finite, and the mechanism's outputs real (a range of discrete
+// or vector outputs is an error).
 func HistogramOver(lo, hi float64, bins int) Tester {
-	return Tester{criterion: plan.CriterionHistogram, bins: bins, lo: lo, hi: hi}
+	return Tester{criterion: plan.CriterionHistogram, bins: bins, ranged: true, lo: lo, hi: hi}
 }
 
 // Classifier is the hockey-stick (classifier) tester of [KMRS24]
@@ -99,12 +101,12 @@ func Own() Tester { return Tester{criterion: plan.Own} }
 // whatever the testers chosen; every tester screens the same candidate
 // pairs (its own draws) and confirms its best on fresh ones, and the
 // first violation any confirms is the verdict. DP-Auditorium's testers
-// only look for violations: against a pure-DP claim (δ = 0) no resolution
-// they reach is small enough to pass it, so an audit of testers alone
-// that finds none ends inconclusive; against δ > 0 they pass where their
-// resolution is within 1.5 times δ, as the hockey-stick audit does.
-// Beside Own they are cross-checks: they can only add a violation, and
-// Own's criteria decide a pass. An
+// only look for violations: each bounds its own statistic (bins, a fitted
+// event, the MMD of a kernel), which can miss what the claim's measure
+// sees, so an audit of testers alone that finds no violation ends
+// inconclusive, never passed. Beside Own they are cross-checks: they can
+// only add a violation, Own's criteria decide a pass, and Own's runs come
+// first (its report is the audit's). An
 // empty list, a repeated tester, a zero Tester or Histogram with fewer
 // than 2 bins is an error.
 func Testers(ts ...Tester) Option {
@@ -122,7 +124,7 @@ func Testers(ts ...Tester) Option {
 			case t.criterion == plan.CriterionHistogram && t.bins < 2:
 				o.fail("Histogram needs at least 2 bins, got %d", t.bins)
 				return
-			case (t.lo != 0 || t.hi != 0) && !(t.lo < t.hi && !math.IsInf(t.lo, 0) && !math.IsInf(t.hi, 0)):
+			case t.ranged && !(t.lo < t.hi && !math.IsInf(t.lo, 0) && !math.IsInf(t.hi, 0)):
 				o.fail("HistogramOver needs finite lo < hi, got [%v, %v]", t.lo, t.hi)
 				return
 			case seen[t.criterion]:
@@ -143,9 +145,12 @@ func groupsScore(rep *Report) func(search.TesterFinding) {
 
 // runTester runs one of DP-Auditorium's testers: a violation it confirms
 // fails the audit; without one, a tester beside Own leaves the verdict to
-// the claim's own criteria, and a tester without Own is inconclusive
-// unless the claim's δ is positive and it resolves within
-// ResolutionFactor of it.
+// the claim's own criteria, and a tester without Own ends inconclusive.
+// Its bound speaks only of its own statistic (the bins, the fitted event,
+// the MMD of its kernel), which can miss what the claim's measure sees (an
+// atom inside a bin, a rare output one dataset alone produces, any
+// violation at all for MMD at ε ≥ ln(1 + √2)), so no resolution of it can
+// pass the claim.
 func runTester[D, F any](rep *Report, r plan.Run, cfg search.Config[D], crit search.Criterion[D, F], finding func(F)) error {
 	name := r.Criterion
 	rep.Kind, rep.Eps, rep.Lambda, rep.Tester = plan.KindApproxDP, r.Eps, 0, name
@@ -154,27 +159,33 @@ func runTester[D, F any](rep *Report, r plan.Run, cfg search.Config[D], crit sea
 	if err != nil || rep.Violated || r.CrossCheck {
 		return err
 	}
-	switch {
-	case out.Unresolved != "":
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it"}
-	case r.Threshold == 0:
-		return &InconclusiveError{
-			Reason: fmt.Sprintf("the %s tester found no violation, and at %d draws per side it tells H_{e^%g} only above %.4g, not from the claimed 0", name, out.Samples, r.Eps, rep.Resolution),
-			Remedy: "its bound cannot show a pure-DP claim held; dptest's own criteria (Own(), or no Testers option) can",
-		}
-	case !(rep.Resolution <= search.ResolutionFactor*r.Threshold):
-		return &InconclusiveError{
-			Reason: fmt.Sprintf("at %d draws per side the %s tester tells only values above %.4g from the claimed %.4g (more than %g times it)", out.Samples, name, rep.Resolution, r.Threshold, search.ResolutionFactor),
-			Remedy: fmt.Sprintf("more samples (-dptest.samples, dptest.Samples) resolve it: its tolerance shrinks like 1/√n, so about %.3g draws per side", drawsToResolveTester(rep.Resolution, r.Threshold, out.Samples)),
-		}
+	why := out.Unresolved
+	if why == "" {
+		why = fmt.Sprintf("the %s tester found no violation at %d draws per side (it would have shown H_{e^%g} above about %.4g on its own statistic)", name, out.Samples, r.Eps, rep.Resolution)
 	}
-	return nil
+	return &InconclusiveError{
+		Reason: why,
+		Remedy: "DP-Auditorium's testers look for violations and cannot show a claim held; dptest's own criteria (Own(), or no Testers option) can",
+	}
 }
 
-// drawsToResolveTester scales n by the square of how far the tolerance
-// (resolution − threshold) must shrink to fit (ResolutionFactor − 1) times
-// the threshold.
-func drawsToResolveTester(res, th float64, n int) float64 {
-	f := (res - th) / ((search.ResolutionFactor - 1) * th)
-	return math.Ceil(float64(n) * f * f)
+// checkTesters refuses testers that do not apply to a mechanism's outputs
+// (kind: "real", "discrete" or "vector"), and Region or Floor, which set
+// the local criterion, when Own is not among the testers.
+func checkTesters(s plan.Settings, kind string) error {
+	own := len(s.Testers) == 0
+	for _, t := range s.Testers {
+		switch {
+		case t.Criterion == plan.Own:
+			own = true
+		case kind == "vector" && (t.Criterion == plan.CriterionHistogram || t.Criterion == plan.CriterionMMD):
+			return fmt.Errorf("dptest: the %s tester takes real or discrete outputs; this mechanism's are vectors (use Classifier or Own)", map[string]string{plan.CriterionHistogram: "Histogram", plan.CriterionMMD: "MMD"}[t.Criterion])
+		case kind != "real" && t.Range != [2]float64{}:
+			return fmt.Errorf("dptest: HistogramOver's range applies to real outputs; this mechanism's are %s (use Histogram)", map[string]string{"discrete": "discrete", "vector": "vectors"}[kind])
+		}
+	}
+	if !own && (s.RegionSet || s.FloorSet) {
+		return fmt.Errorf("dptest: Region and Floor set dptest's own local criterion, which Testers without Own() does not run")
+	}
+	return nil
 }

@@ -43,23 +43,34 @@ func uniform(r *rand.Rand, k int) []float64 {
 }
 
 // Grid proposes the points of the regular grid of g points per axis over
-// [0, 1]^k, ends included, g the least with g^k ≥ trials, in lexicographic
-// order (the last axis fastest); then no more.
-func Grid(k, trials int) Proposer {
+// [0, 1]^k, ends included, g ≥ 2 the least with g^k ≥ points, in
+// lexicographic order (the last axis fastest); then no more.
+func Grid(k, points int) Proposer {
 	g := 2
-	for math.Pow(float64(g), float64(k)) < float64(trials) {
+	for pow(g, k) < points {
 		g++
 	}
-	return &grid{k: k, g: g}
+	return &grid{k: k, g: g, total: pow(g, k)}
+}
+
+// pow is g^k, saturating at math.MaxInt.
+func pow(g, k int) int {
+	p := 1
+	for i := 0; i < k; i++ {
+		if p > math.MaxInt/g {
+			return math.MaxInt
+		}
+		p *= g
+	}
+	return p
 }
 
 type grid struct {
-	k, g, next int
+	k, g, total, next int
 }
 
 func (f *grid) Next([]float64) ([]float64, bool) {
-	total := int(math.Pow(float64(f.g), float64(f.k)))
-	if f.next >= total {
+	if f.next >= f.total {
 		return nil, false
 	}
 	z := make([]float64, f.k)

@@ -23,6 +23,9 @@ func TestGrid(t *testing.T) {
 	require.Equal(t, []float64{1, 1}, pts[63])
 	_, ok := Grid(1, 1).Next(nil)
 	require.True(t, ok, "at least two points per axis")
+	z, ok := Grid(100, 50).Next(nil) // 2¹⁰⁰ points: no overflow
+	require.True(t, ok)
+	require.Len(t, z, 100)
 }
 
 // On a smooth score with its peak in a corner region, the bandit's best

@@ -173,7 +173,9 @@ func peak(t *stat.Table, blocks [][]int, cells []cellLoss, sign float64) Estimat
 		// Every output seen: an event of probability about one on both
 		// sides, whose loss is 0 with no variance, shows nothing (and
 		// would claim a resolution it does not have). Without the
-		// allowance of two standard errors, else the peak alone.
+		// allowance of two standard errors, else the peak alone (which
+		// is still every output when the screening saw one value only:
+		// a mechanism constant there).
 		if members = eventMembers(cells, sign, top, 0); len(members) == len(cells) {
 			members = []any{cells[best].v}
 		}

@@ -326,20 +326,21 @@ func runs(c Claim, seed uint64, alpha float64) []Run {
 
 // testerRuns splits the budget α equally over the chosen testers: a
 // tester criterion is one run at ε against δ (0 for a DP claim) on a
-// seed of its own, Own the claim's own runs at the tester's share. The
-// runs are in the order the testers were given. Beside Own, the tester
-// runs are cross-checks: they add evidence of a violation, and the
+// seed of its own, Own the claim's own runs at the tester's share. Own's
+// runs come first, then the testers' in the order given. Beside Own, the
+// tester runs are cross-checks: they add evidence of a violation, and the
 // claim's own criteria decide a pass.
 func testerRuns(c Claim, seed uint64, alpha float64, testers []Tester) []Run {
 	share := alpha / float64(len(testers))
 	own := slices.ContainsFunc(testers, func(t Tester) bool { return t.Criterion == Own })
 	var out []Run
+	if own {
+		out = runs(c, seed, share)
+	}
 	for _, t := range testers {
-		if t.Criterion == Own {
-			out = append(out, runs(c, seed, share)...)
-			continue
+		if t.Criterion != Own {
+			out = append(out, Run{Criterion: t.Criterion, Bins: t.Bins, Range: t.Range, Eps: c.Eps, Threshold: c.Delta, Alpha: share, Seed: crossSeed(seed, t.Criterion), CrossCheck: own})
 		}
-		out = append(out, Run{Criterion: t.Criterion, Bins: t.Bins, Range: t.Range, Eps: c.Eps, Threshold: c.Delta, Alpha: share, Seed: crossSeed(seed, t.Criterion), CrossCheck: own})
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Finder proposes candidate pairs one at a time, each after the screening
-// of the one before ([Config.Finder]): a dataset finder of [KMRS24],
+// of the one before ([Config.NewFinder]): a dataset finder of [KMRS24],
 // Section 5. Its proposals are screened like any candidate, so it only
 // chooses what is screened, never what is confirmed or how.
 type Finder[D any] interface {
@@ -30,10 +30,10 @@ type Finder[D any] interface {
 // Bonferroni over the candidates so far. That count only decides this: it
 // is no confirmation, and its pair is confirmed, if at all, as any other.
 func (s *screening[D, F]) find() error {
-	f := s.cfg.Finder
-	if f == nil {
+	if s.cfg.NewFinder == nil {
 		return nil
 	}
+	f := s.cfg.NewFinder()
 	var ranks []float64
 	for t := 0; t < s.cfg.Trials; t++ {
 		p, ok, err := next(f, ranks)

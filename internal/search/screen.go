@@ -37,7 +37,7 @@ type screening[D, F any] struct {
 	screened   int         // screenings made
 	rescreened int         // of them, repeats of a pair already screened
 	trials     int         // the finder's proposals screened
-	foundAt    int         // the first of them whose screening exceeded the claim at the trigger level
+	foundAt    int         // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {

@@ -116,11 +116,12 @@ type Config[D any] struct {
 	// they clearly beat the best candidate (see [screening.widen]).
 	Wide                    []Input[D]
 	WideScreening, WideSift plan.Stage
-	// Finder, if not nil, proposes up to Trials more candidates after
-	// Candidates, one at a time, each after the screening of the one
-	// before (see [Finder]).
-	Finder Finder[D]
-	Trials int
+	// NewFinder, if not nil, returns a finder that proposes up to Trials
+	// more candidates after Candidates, one at a time, each after the
+	// screening of the one before (see [Finder]); each screening (the
+	// quick look's, the full one's) asks for a new one.
+	NewFinder func() Finder[D]
+	Trials    int
 	// Early, if it has fewer samples than Confirmation (whole blocks of
 	// sampler.BlockSize), is the stage of the sequential confirmation's
 	// early look (see plan.EarlyConfirmation):
@@ -175,7 +176,7 @@ type Outcome[D, F any] struct {
 	Confirmed     []Candidate[D, F] // all confirmed candidates
 	PairsSearched int               // distinct pairs screened in full (explicit, generated, simplified, promoted); at a quick look's decision, on its screening
 	Trials        int               // the finder's proposals screened (Config.Finder)
-	FoundAt       int               // the first trial whose screening exceeded the threshold at plan.TriggerLevel (Bonferroni over the candidates so far); 0 if none
+	FoundAt       int               // the first trial whose screening's statistic, counted again on fresh draws, bounded the measure above the threshold at plan.TriggerLevel (Bonferroni over the candidates so far); 0 if none
 	Wide          WideResult        // the wide screening
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X

@@ -127,18 +127,21 @@ func rows() []row {
 	}
 }
 
+// finderOf is the finder of kind over the row's box, made for maxTrials
+// trials (the grid's spacing) with a budget of trials.
 func finderOf(kind, box string, trials int) dptest.Option {
 	b := dptest.RemoveLast(2, -1, 1)
 	if box == "svt" {
 		b = svtBox
 	}
+	f := dptest.RandomFinder(b, maxTrials)
 	switch kind {
 	case "grid":
-		return dptest.FindPairs(dptest.GridFinder(b, trials))
+		f = dptest.GridFinder(b, maxTrials)
 	case "bandit":
-		return dptest.FindPairs(dptest.BanditFinder(b, trials))
+		f = dptest.BanditFinder(b, maxTrials)
 	}
-	return dptest.FindPairs(dptest.RandomFinder(b, trials))
+	return dptest.FindPairs(f.WithTrials(trials))
 }
 
 // trialsToFind is the least budget of trials with which r's audit of
