@@ -107,12 +107,16 @@ func Own() Tester { return Tester{criterion: plan.Own} }
 // inconclusive, never passed. Beside Own they are cross-checks: they can
 // only add a violation, Own's criteria decide a pass, and Own's runs come
 // first (its report is the audit's). An
-// empty list, a repeated tester, a zero Tester or Histogram with fewer
-// than 2 bins is an error.
+// empty list, a repeated tester, a second Testers option, a zero Tester
+// or Histogram with fewer than 2 bins is an error.
 func Testers(ts ...Tester) Option {
 	return option{"Testers", []string{plan.KindDP, plan.KindApproxDP}, func(o *options) {
-		if len(ts) == 0 {
+		switch {
+		case len(ts) == 0:
 			o.fail("Testers needs at least one tester")
+			return
+		case len(o.settings.Testers) > 0:
+			o.fail("Testers given twice; give every tester in one Testers option")
 			return
 		}
 		seen := map[string]bool{}

@@ -105,6 +105,8 @@ func TestTestersErrors(t *testing.T) {
 	require.ErrorContains(t, err, "the Histogram tester takes real or discrete outputs")
 	_, err = dptest.AuditDP(v, 1, dptest.Testers(dptest.Classifier(), dptest.MMD()))
 	require.ErrorContains(t, err, "the MMD tester takes real or discrete outputs")
+	_, err = dptest.AuditDP(m, 1, dptest.Testers(dptest.MMD()), dptest.Testers(dptest.Classifier()))
+	require.ErrorContains(t, err, "Testers given twice")
 	_, err = dptest.AuditDP(m, 1, dptest.Testers(dptest.HistogramOver(0, 0, 10)))
 	require.ErrorContains(t, err, "HistogramOver needs finite lo < hi, got [0, 0]")
 	d := dptest.Discrete(mechanisms.ReportNoisyMax{Eps: 1}.Sample)
