@@ -76,13 +76,14 @@ func (f Finder[D]) WithTrials(n int) Finder[D] {
 // screening chose, counted again on fresh draws of the screening's size,
 // bounds it there at the screening's trigger level; the screening's own
 // estimate is biased upwards); Report.Trials counts them, and
-// Report.FoundAt is the first trial that showed the claim exceeded so. Its proposals are screened like any candidate, so the
-// false-failure bound is unchanged. With FindPairs and no Pairs or
-// Neighbors, the finder's pairs are the only candidates; without a
-// Simplifier, no witness is simplified (the default simplifier keeps the
-// relation of generated pairs, not the Box's). A Box with
-// Dim < 1, a nil Pair, Lo ≥ Hi or a bound not finite, trials < 1, or a
-// zero Finder is an error.
+// Report.FoundAt is the first trial that showed the claim exceeded so.
+// Its proposals are screened like any candidate, so the false-failure
+// bound is unchanged. With FindPairs and no Pairs or Neighbors, the
+// finder's pairs are the only candidates; without a Simplifier, no
+// witness is simplified (the default simplifier keeps the relation of
+// generated pairs, not the Box's). A Box with Dim < 1, a nil Pair,
+// Lo ≥ Hi or a bound not finite, trials < 1, a zero Finder or a second
+// FindPairs is an error.
 func FindPairs[D any](f Finder[D]) Option {
 	return option{"FindPairs", searchKinds, func(o *options) {
 		b := f.box

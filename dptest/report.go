@@ -304,7 +304,7 @@ func (r Report) String() string {
 	if r.Tester != "" && !slices.ContainsFunc(r.CrossChecks, func(c Report) bool { return c.Violated }) {
 		// The first run, a tester, found it (the runs stop at the first
 		// violation).
-		fmt.Fprintf(&b, "    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", r.Tester, num(r.Eps))
+		b.WriteString(r.testerLine())
 	}
 	for _, c := range r.CrossChecks {
 		if !c.Violated {
@@ -314,7 +314,7 @@ func (r Report) String() string {
 		// its evidence.
 		switch {
 		case c.Tester != "":
-			fmt.Fprintf(&b, "    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", c.Tester, num(c.Eps))
+			b.WriteString(c.testerLine())
 		case c.Kind == plan.KindApproxDP:
 			fmt.Fprintf(&b, "    found by:     the hockey-stick cross-check: ε-DP implies H_{e^ε}(M(X)‖M(Y)) = 0\n")
 		default:
@@ -535,4 +535,10 @@ func thousands(n int) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// testerLine is the failure text's line naming the DP-Auditorium tester
+// of a run that found the violation.
+func (r Report) testerLine() string {
+	return fmt.Sprintf("    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", r.Tester, num(r.Eps))
 }

@@ -41,8 +41,9 @@ type TesterFinding struct {
 // ‖p̂ − p‖₁ + e^ε‖q̂ − q‖₁, E‖p̂ − p‖₁ ≤ Σ_j √(p_j/n) ≤ √(m/n), and
 // ‖p̂ − p‖₁ exceeds its mean by √(2 ln(2/α)/n) with probability at most
 // α/2 (McDiarmid: one draw moves it by at most 2/n), each side. Binning is
-// a post-processing, so LB bounds H_{e^ε} of the mechanism. Vector
-// outputs are not binned (DP-Auditorium's tester is one-dimensional).
+// a post-processing, so LB bounds H_{e^ε} of the mechanism (of a vector's
+// learned score too, though dptest refuses vectors here, as
+// DP-Auditorium's tester is one-dimensional).
 //
 // With over not both zero, real outputs are binned over [over[0], over[1]]
 // instead (DP-Auditorium's tester is given the output range).
@@ -119,9 +120,6 @@ func (c testerCriterion[D]) score(f TesterFinding, cp, cq []int64, n int64, alph
 }
 
 func (c testerCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (xy, yx Screened[TesterFinding], err error) {
-	if !c.classify && c.src.Kind() == "vector" {
-		return xy, yx, fmt.Errorf("search: the histogram tester bins real or discrete outputs, not vectors")
-	}
 	orders, helds, err := heldOutTables(c.src, seed, p, st)
 	if err != nil {
 		return xy, yx, err
