@@ -141,9 +141,12 @@ type PartitionCounts struct {
 	N    int64
 	// keep > 0 ([NewTailCounts]): low and high hold, unsorted and at most
 	// 2·keep long, values of the first and the last cell among which are
-	// their keep smallest and largest.
+	// their keep smallest and largest; inner holds, unsorted, every value
+	// of the other cells that are not atoms (of a partition of real
+	// outputs, not of a score), for [RefineTails]' inner atoms.
 	keep      int
 	low, high []float64
+	inner     []float64
 }
 
 // NewPartitionCounts returns an empty statistic on p.
@@ -156,8 +159,12 @@ func (c *PartitionCounts) Add(v float64) {
 	cell := c.Part.Cell(v)
 	c.In[cell]++
 	c.N++
-	if c.keep > 0 && (cell == 0 || cell == len(c.In)-1) {
-		c.keepTail(v, cell)
+	if c.keep > 0 {
+		if cell == 0 || cell == len(c.In)-1 {
+			c.keepTail(v, cell)
+		} else if c.Part.Score == nil && !c.Part.atom[cell] {
+			c.inner = append(c.inner, v)
+		}
 	}
 }
 

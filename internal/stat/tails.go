@@ -3,6 +3,8 @@ package stat
 import (
 	"math"
 	"slices"
+
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 // The two open cells of a pilot's partition reach past every value the
@@ -71,6 +73,7 @@ func (c *PartitionCounts) mergeTails(o *PartitionCounts) {
 	}
 	c.low = extremes(append(c.low, o.low...), c.keep, false)
 	c.high = extremes(append(c.high, o.high...), c.keep, true)
+	c.inner = append(c.inner, o.inner...)
 }
 
 // extremes sorts v and returns its keep smallest (largest when high),
@@ -87,7 +90,8 @@ func extremes(v []float64, keep int, high bool) []float64 {
 }
 
 // RefineTails returns the table of x's and y's counts on their partition
-// with its two open cells cut again at the kept values of both sides
+// with its inner cells cut at their atoms (innerAtoms) and its two open
+// cells cut again at the kept values of both sides
 // (x and y must be [NewTailCounts] statistics on one partition, with what
 // they kept in it). In an open cell, the values beyond the kept ones of a
 // side that kept only its most extreme are known on both sides; a value
@@ -123,32 +127,31 @@ func RefineTails(x, y *PartitionCounts) *Table {
 	if !r.far.hasBelow {
 		far = farCount(lows, true)
 	}
-	atoms := tailAtoms(lows, p.Score != nil)
-	cutSorted(lows[:far], 1, atoms, r.add)
+	repeats := tailAtoms(lows, p.Score != nil)
+	cutSorted(lows[:far], 1, repeats, r.add)
 	if far > 0 {
 		r.add(lows[far], false)
 		r.far.below, r.far.hasBelow = lows[far], true
 	}
-	cutSorted(lows[far:], 1, atoms, r.add)
+	cutSorted(lows[far:], 1, repeats, r.add)
 	if len(r.bounds) > 0 && !math.IsInf(lowLimit, 1) {
 		r.add(lowLimit, false) // the rest of the open cell: [lowLimit, b₀)
 	}
-	for i, b := range p.bounds {
-		r.add(b, p.atom[i])
-	}
+	atoms := innerAtoms(x, y)
+	addInner(r, p, atoms)
 	// Above: what was not kept, the rest, the far values.
 	near := len(highs)
 	if !r.far.hasAbove {
 		near -= farCount(highs, false)
 	}
-	atoms = tailAtoms(highs, p.Score != nil)
+	repeats = tailAtoms(highs, p.Score != nil)
 	var upper Partition // the cuts above b_last, then added after the rest
-	cutSorted(highs[:near], 1, atoms, upper.add)
+	cutSorted(highs[:near], 1, repeats, upper.add)
 	if near < len(highs) {
 		upper.add(highs[near], false)
 		r.far.above, r.far.hasAbove = highs[near], true
 	}
-	cutSorted(highs[near:], 1, atoms, upper.add)
+	cutSorted(highs[near:], 1, repeats, upper.add)
 	if len(upper.bounds) > 0 && !math.IsInf(highLimit, -1) {
 		r.add(math.Nextafter(highLimit, math.Inf(1)), false) // [b_last, the known)
 	}
@@ -156,7 +159,53 @@ func RefineTails(x, y *PartitionCounts) *Table {
 		r.add(b, upper.atom[i])
 	}
 	r.atom = append(r.atom, false)
-	return TabulateCells(refinedCounts(x, r), refinedCounts(y, r))
+	return TabulateCells(refinedCounts(x, r, len(atoms) > 0), refinedCounts(y, r, len(atoms) > 0))
+}
+
+// innerAtoms returns, sorted, the values of x's and y's inner cells (not
+// open, not atoms) that the two repeat at least TailAtomRepeats times
+// together, if there are between 1 and MaxLightAtoms of them; else none.
+// The pilot gives a value its own cell only if it repeats there
+// (LightAtomRepeats times of a sixteenth of the screening's draws), so an
+// output one dataset alone produces once in 3,000 draws beside the noise
+// is left in a cell of the noise by one pilot in five, and its count is
+// hidden there; the screening, whose draws repeat it dozens of times,
+// cuts it out. A density repeats no value; many repeated values are a
+// rounded or lattice output, which its cells already count.
+func innerAtoms(x, y *PartitionCounts) []float64 {
+	if len(x.inner)+len(y.inner) == 0 {
+		return nil
+	}
+	pooled := make([]float64, 0, len(x.inner)+len(y.inner))
+	pooled = append(append(pooled, x.inner...), y.inner...)
+	numeric.SortFloats(pooled)
+	var atoms []float64
+	for i := 0; i < len(pooled); {
+		j := i + 1
+		for j < len(pooled) && pooled[j] == pooled[i] {
+			j++
+		}
+		if j-i >= TailAtomRepeats {
+			if atoms = append(atoms, pooled[i]); len(atoms) > MaxLightAtoms {
+				return nil
+			}
+		}
+		i = j
+	}
+	return atoms
+}
+
+// addInner adds to r p's inner boundaries, with each of the sorted atoms
+// (values inside p's inner cells) cut into a cell of its own.
+func addInner(r, p *Partition, atoms []float64) {
+	k := 0
+	for i, b := range p.bounds {
+		for ; k < len(atoms) && atoms[k] < b; k++ {
+			r.add(atoms[k], false)
+			r.add(math.Nextafter(atoms[k], math.Inf(1)), true)
+		}
+		r.add(b, p.atom[i])
+	}
 }
 
 // tailAtoms is the repeat count at which cutSorted gives the sorted kept
@@ -221,17 +270,32 @@ func knownTail(a, b []float64, known func(float64) bool) []float64 {
 }
 
 // refinedCounts returns c's counts on r, a refinement of c's partition
-// whose new boundaries all lie in its open cells: each inner cell's count
-// moves to the cell of r that starts where it starts, each kept value is
-// counted in its cell of r, and what an open cell counted beyond its kept
-// values goes to r's cell of the open cell's inner boundary.
-func refinedCounts(c *PartitionCounts, r *Partition) *PartitionCounts {
+// whose new boundaries lie in its open cells and, when innerCut, at inner
+// atoms: each inner cell's count moves to the cell of r that starts where
+// it starts, unless an atom cut it (its kept values are then counted in
+// their cells of r), each kept value of an open cell is counted in its
+// cell of r, and what an open cell counted beyond its kept values goes to
+// r's cell of the open cell's inner boundary.
+func refinedCounts(c *PartitionCounts, r *Partition, innerCut bool) *PartitionCounts {
 	p := c.Part
 	last := p.Cells() - 1
 	out := NewPartitionCounts(r)
 	out.N = c.N
+	split := make([]bool, p.Cells()) // inner cells cut at an inner atom
 	for i := 1; i < last; i++ {
-		out.In[r.Cell(p.bounds[i-1])] += c.In[i]
+		lo, hi := p.Bounds(i)
+		split[i] = innerCut && r.Cell(math.Nextafter(hi, math.Inf(-1))) != r.Cell(lo)
+		if !split[i] {
+			out.In[r.Cell(lo)] += c.In[i]
+		}
+	}
+	for _, v := range c.inner {
+		if !innerCut {
+			break
+		}
+		if split[p.Cell(v)] {
+			out.In[r.Cell(v)]++
+		}
 	}
 	for _, v := range c.low {
 		out.In[r.Cell(v)]++

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 // tailCounts counts values on p in a statistic keeping keep extremes,
@@ -193,4 +195,53 @@ func TestPartitionOfFarModesAreNotFar(t *testing.T) {
 		require.False(t, p.Far(c), "cell %d", c)
 	}
 	require.Equal(t, 1, PartitionOf(nil).Cells(), "an empty pilot: one cell")
+}
+
+// An output one side alone produces once in 3,000 draws inside the noise
+// (0.25, where a pilot of 25,000 holds it about four times, and so
+// isolates it in only some pilots) gets a cell of its own from the
+// screening's draws, which repeat it about 33 times: here the pilot's
+// cells are cut without it (its light atoms left out on purpose, as a
+// pilot that saw it twice would), and the refinement must cut it out with
+// exact counts. A rounded output, whose values all repeat, is left to its
+// inner cells.
+func TestRefineTailsIsolatesAnInnerAtom(t *testing.T) {
+	pooled := append(normalSample(21, 12_500, 0, 1), normalSample(22, 12_500, 0, 1)...)
+	numeric.SortFloats(pooled)
+	p := NewPartition(pooled, len(pooled)/PilotPerCell) // no light atoms
+	xs, ys := normalSample(23, 100_000, 0, 1), normalSample(24, 100_000, 0, 1)
+	for i := 0; i < len(xs); i += 3000 {
+		xs[i] = 0.25
+	}
+	tb := RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	c := tb.Partition.Cell(0.25)
+	require.True(t, tb.Partition.Atom(c))
+	lo, hi := tb.Partition.Bounds(c)
+	require.Equal(t, 0.25, lo)
+	require.Equal(t, math.Nextafter(0.25, 1), hi)
+	for _, cell := range tb.Cells {
+		if cell.Value == c {
+			require.Equal(t, Cell{Value: c, P: 34, Q: 0}, cell)
+		}
+	}
+	require.Equal(t, p.Cells()+2, tb.Partition.Cells(), "the atom's cell and the rest of the cell it was in")
+
+	round := func(v []float64) []float64 {
+		for i := range v {
+			v[i] = math.Round(v[i]*100) / 100
+		}
+		return v
+	}
+	xs, ys = round(normalSample(25, 100_000, 0, 1)), round(normalSample(26, 100_000, 0, 1))
+	tb = RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	lo, hi = p.bounds[0], p.bounds[len(p.bounds)-1]
+	var inner []float64
+	for _, b := range tb.Partition.bounds {
+		if b >= lo && b <= hi {
+			inner = append(inner, b)
+		}
+	}
+	require.Equal(t, p.bounds, inner, "a rounded output's inner cells are not cut at its values")
 }
