@@ -434,23 +434,17 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if p.Claim.Kind == plan.KindDataCentric {
 		rep.Claimed = math.Inf(1)
 	}
-	// Every run of the audit screens the same pairs on the same streams
-	// (those of its first run): the criteria that screen held-out tables
-	// (search.heldOutTables: the Rényi, hockey-stick, histogram and
-	// classifier ones) draw them once, shared through src (see
-	// search.Config.ScreenSeed); each run confirms on streams of its own.
-	shared := p.Runs[0].Seed
-	in, err := cs.inputs(shared)
+	in, err := cs.inputs(r.Seed)
 	if err != nil {
 		return err
 	}
-	wide, err := cs.wide(shared, in, p.WidePairs())
+	wide, err := cs.wide(r.Seed, in, p.WidePairs())
 	if err != nil {
 		return err
 	}
 	rep.Searched = describePairs(in)
 	cfg := search.Config[D]{
-		Run: r, ScreenSeed: shared, Screening: p.Screening, Confirmation: p.Confirmation,
+		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
 	}
 	if f := cs.finder; f != nil {

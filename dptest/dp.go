@@ -31,9 +31,7 @@ import (
 // hockey-stick audit of [RequireApproxDP] at (ε, 0), which sees outputs
 // one dataset alone produces. Each of the three gets a third of the
 // false-failure budget, so a mechanism that meets its claim fails with
-// probability at most 1 − confidence. The two cross-checks screen the same
-// pairs on the same draws, drawn once; each run confirms on fresh draws of
-// its own.
+// probability at most 1 − confidence.
 //
 // It fails the test, with a message naming the value, on ε < 0, ε NaN or
 // ε = +Inf, a zero Mechanism, a bad option value or an option that does

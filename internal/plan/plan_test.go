@@ -338,18 +338,3 @@ func TestNoQuickLookForDataCentricAudits(t *testing.T) {
 	require.False(t, p.QuickLook)
 	require.Equal(t, Stage{}, p.Quick)
 }
-
-// A DP audit's cross-checks screen on shared draws, its local run on its
-// own: its planned calls count two screenings and every run's
-// confirmations.
-func TestPlannedCallsCountSharedScreeningsOnce(t *testing.T) {
-	dp, err := Resolve(Claim{Kind: KindDP, Eps: 1}, "T", Settings{}, false)
-	require.NoError(t, err)
-	rdp, err := Resolve(rdp2, "T", Settings{}, false)
-	require.NoError(t, err)
-	require.Len(t, dp.Runs, 3)
-	require.Equal(t, CriterionLocal, dp.Runs[0].Criterion)
-	require.Equal(t, rdp.Screening, dp.Screening)
-	confirmations := int64(2*Confirmed) * 2 * int64(dp.Confirmation.Samples)
-	require.Equal(t, 2*rdp.PlannedCalls(20, 100)+confirmations, dp.PlannedCalls(20, 100))
-}

@@ -215,34 +215,22 @@ func (p Plan) WithSamples(n int) Plan {
 }
 
 // PlannedCalls estimates the mechanism calls of an audit of inputs
-// candidate pairs and wide wide pairs: its runs screen each input (pilot
-// and sample) in full and, with a quick look, at its size, screen each
+// candidate pairs and wide wide pairs: every run screens each input (pilot
+// and sample) in full and, with a quick look, at its size, screens each
 // wide pair coarsely (Plan.Wide) and at most WideSifted of them again
-// (Plan.WideSift), the runs whose criteria screen held-out halves on
-// draws they share (SharesScreening), the others on draws of their own,
-// and each run confirms at most Confirmed candidates twice. Promoted wide
-// pairs, improvement, simplification and refined screenings come on top,
-// and an early look can end a run sooner.
+// (Plan.WideSift), and confirms at most
+// Confirmed candidates twice. Promoted wide pairs, improvement,
+// simplification and refined screenings come on top, and an early look
+// can end a run sooner.
 func (p Plan) PlannedCalls(inputs, wide int) int64 {
-	screening := int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot+p.Quick.Samples+p.Quick.Pilot) +
-		int64(wide)*2*int64(p.Wide.Samples+p.Wide.Pilot) +
-		int64(min(wide, WideSifted))*2*int64(p.WideSift.Samples+p.WideSift.Pilot)
-	planned, shared := int64(0), false
-	for _, r := range p.Runs {
-		if !SharesScreening(r.Criterion) || !shared {
-			planned += screening
-			shared = shared || SharesScreening(r.Criterion)
-		}
-		planned += int64(2*min(Confirmed, 2*inputs)) * 2 * int64(p.Confirmation.Samples)
+	planned := int64(0)
+	for range p.Runs {
+		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot+p.Quick.Samples+p.Quick.Pilot) +
+			int64(wide)*2*int64(p.Wide.Samples+p.Wide.Pilot) +
+			int64(min(wide, WideSifted))*2*int64(p.WideSift.Samples+p.WideSift.Pilot) +
+			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
 	}
 	return planned
-}
-
-// SharesScreening reports whether a criterion screens on the held-out
-// halves the runs of one audit share (search.heldOutTables): all but the
-// local one of pure DP and the MMD tester, which draw their own.
-func SharesScreening(criterion string) bool {
-	return criterion != CriterionLocal && criterion != CriterionMMD
 }
 
 // checkSettings validates the explicit settings: the one place an

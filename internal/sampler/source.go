@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,8 +19,8 @@ type Source[D any] interface {
 	// criterion consumes: for real outputs, first pilot outputs per side,
 	// which fix a partition of the line into cells (stat.PartitionOf), then
 	// the outputs counted per cell, the two open cells cut again at their
-	// most extreme outputs and the others at values the draws repeat
-	// (stat.RefineTails); for discrete outputs, per value.
+	// most extreme outputs (stat.RefineTails); for discrete outputs, per
+	// value.
 	Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error)
 	// Count draws n outputs on each of x and y and counts them in the
 	// groups of each grouping: cx[k][g] outputs on x fell in group g of
@@ -345,41 +344,9 @@ func (o *outputs[O]) Add(v O)             { o.v = append(o.v, v) }
 func (o *outputs[O]) Merge(p *outputs[O]) { o.v = append(o.v, p.v...) }
 
 // Counter is a Source that counts the mechanism calls made through it.
-// It lives for one audit, whose runs share screenings through it
-// (Shared).
 type Counter[D any] struct {
 	Source[D]
 	calls atomic.Int64
-
-	mu     sync.Mutex
-	shared map[string]*sharedValue
-}
-
-// sharedValue is one computation kept by Counter.Shared.
-type sharedValue struct {
-	once sync.Once
-	v    any
-	err  error
-}
-
-// Shared returns the value of compute for key, computed once per Counter:
-// a later call with the same key, from any goroutine, gets the first
-// call's value and error without computing (nor drawing) again. The runs
-// of one audit share their screenings this way (search.heldOutTables).
-// The value must not be modified by its users.
-func (c *Counter[D]) Shared(key string, compute func() (any, error)) (any, error) {
-	c.mu.Lock()
-	if c.shared == nil {
-		c.shared = make(map[string]*sharedValue)
-	}
-	e, ok := c.shared[key]
-	if !ok {
-		e = &sharedValue{}
-		c.shared[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.v, e.err = compute() })
-	return e.v, e.err
 }
 
 // Counting wraps a source with a call counter; its draws end early when

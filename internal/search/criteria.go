@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"fmt"
-	"hash/fnv"
 	"math"
 
 	"github.com/dptest/dptest/fixtures"
@@ -117,40 +116,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 // stat.Table.Alternatives), the second counted in the first's
 // cells (stat.CellGrouping; helds), so that what the first half chose is
 // judged on draws that did not choose it.
-//
-// A source that shares computations (sampler.Counter.Shared, one per
-// audit) computes the tables of one seed, pair and stage once: the runs
-// of an audit screen the same pairs on the same seeds (Config.ScreenSeed),
-// so a DP audit's hockey-stick and Rényi cross-checks read the same
-// draws. A screening only chooses what its run confirms on draws of its
-// own, so sharing it leaves each run's false-failure bound as it is. (The
-// local criterion of DP screens a sample of its own: screened on these
-// draws, both halves pooled, its bound on a discrete Laplace of scale
-// 1,000 fell from 0.99 to 0.93 of the truth, and a screening whose noise
-// hid a violation hid it from all three runs.)
 func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {
-	sh, ok := src.(sharer)
-	if !ok {
-		return drawHeldOutTables(src, seed, p, st)
-	}
-	h := fnv.New128a()
-	fmt.Fprintf(h, "held out|%d|%d|%d|%#v|%#v", seed, st.Samples, st.Pilot, p.X, p.Y)
-	v, err := sh.Shared(string(h.Sum(nil)), func() (any, error) {
-		orders, helds, err := drawHeldOutTables(src, seed, p, st)
-		return [2][]*stat.Table{orders, helds}, err
-	})
-	t := v.([2][]*stat.Table)
-	return t[0], t[1], err
-}
-
-// sharer is a source that computes a value once per key (see
-// sampler.Counter.Shared).
-type sharer interface {
-	Shared(key string, compute func() (any, error)) (any, error)
-}
-
-// drawHeldOutTables draws heldOutTables' tables.
-func drawHeldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D], st plan.Stage) (orders, helds []*stat.Table, err error) {
 	half := st.Samples / 2
 	s, err := src.Sample(seed, p.X, p.Y, half, st.Pilot)
 	if err != nil {

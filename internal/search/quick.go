@@ -31,9 +31,6 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 	rest.Run.Alpha = cfg.Run.Alpha * (1 - plan.QuickLookShare)
 	q := rest
 	q.Run.Seed = plan.SubSeed(cfg.Run.Seed, "quick", 0)
-	if cfg.ScreenSeed != 0 {
-		q.ScreenSeed = plan.SubSeed(cfg.ScreenSeed, "quick", 0)
-	}
 	q.Run.Alpha = cfg.Run.Alpha * plan.QuickLookShare
 	q.Screening, q.Confirmation, q.Early = cfg.QuickScreening, cfg.QuickConfirmation, plan.Stage{}
 	s := newScreening(crit, q)

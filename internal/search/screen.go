@@ -52,7 +52,7 @@ func (s *screening[D, F]) logf(format string, args ...any) {
 
 // screen samples a pair on a fresh stream and appends its two directions.
 func (s *screening[D, F]) screen(p fixtures.Pair[D], source string) error {
-	xy, yx, err := s.crit.Screen(plan.SubSeed(s.cfg.screenSeed(), "screen", s.screened), p, s.cfg.Screening)
+	xy, yx, err := s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, "screen", s.screened), p, s.cfg.Screening)
 	s.screened++
 	return s.add(p, source, xy, yx, err)
 }
@@ -279,7 +279,7 @@ func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label str
 	results := make([]screenResult[F], len(pairs))
 	concurrently(len(pairs), func(i int) {
 		r := &results[i]
-		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.screenSeed(), label, i), pairs[i], st)
+		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, label, i), pairs[i], st)
 		s.cfg.progress()
 	})
 	return results

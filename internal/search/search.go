@@ -14,7 +14,6 @@
 package search
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"time"
@@ -109,12 +108,7 @@ type Input[D any] struct {
 
 // Config is one run of the engine.
 type Config[D any] struct {
-	Run plan.Run // the threshold, the budget α and the seed
-	// ScreenSeed, if not zero, is the seed of the screenings instead of
-	// Run.Seed: the runs of one audit given the same ScreenSeed (and the
-	// same candidates) screen on the same streams, which a sharing source
-	// draws once (see heldOutTables). Confirmations draw on Run.Seed's.
-	ScreenSeed   uint64
+	Run          plan.Run // the threshold, the budget α and the seed
 	Screening    plan.Stage
 	Confirmation plan.Stage
 	Candidates   []Input[D] // screened in order
@@ -152,9 +146,6 @@ type Config[D any] struct {
 	// confirmation, possibly from several goroutines at once.
 	Progress func()
 }
-
-// screenSeed is the seed the screenings derive theirs from.
-func (c Config[D]) screenSeed() uint64 { return cmp.Or(c.ScreenSeed, c.Run.Seed) }
 
 // Candidate is one (pair, direction) with its screening and confirmation
 // results. Reverse selects the direction Y→X.

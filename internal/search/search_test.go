@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/fixtures"
-	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
@@ -549,32 +548,4 @@ func TestWideScreeningPromotesUnboundedPairs(t *testing.T) {
 	require.Equal(t, 1, out.Wide.Promoted)
 	require.Equal(t, 6, out.Best.Pair.X)
 	require.True(t, out.Violated)
-}
-
-// The screenings of one seed, pair and stage are drawn once per counting
-// source, whichever criterion asks (a DP audit's hockey-stick and Rényi
-// cross-checks, screening on one ScreenSeed). Another seed or another
-// pair draws again, and the local criterion screens a sample of its own.
-func TestScreeningsAreShared(t *testing.T) {
-	src := sampler.Counting(sampler.Real(func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }), nil, 0)
-	p := fixtures.Pair[float64]{X: 0, Y: 1}
-	st := plan.StageOf(20_000)
-	rdp := RDP(src, 2, plan.RenyiRules{DiscreteTau: plan.RenyiDiscreteTau, RelativeTau: plan.RenyiRelativeTau, TailCount: plan.RenyiTailCount}, 200_000, 1e-4)
-	hs := Event(src, hockey.HockeyStick(1), 200_000, 1e-4, 0)
-	_, _, err := rdp.Screen(7, p, st)
-	require.NoError(t, err)
-	once := src.Calls()
-	require.Equal(t, int64(2*(st.Samples+st.Pilot)), once)
-	_, _, err = hs.Screen(7, p, st)
-	require.NoError(t, err)
-	require.Equal(t, once, src.Calls(), "the hockey-stick screening read the same draws")
-	_, _, err = hs.Screen(8, p, st)
-	require.NoError(t, err)
-	require.Equal(t, 2*once, src.Calls(), "another seed draws again")
-	_, _, err = hs.Screen(7, fixtures.Pair[float64]{X: 0, Y: 2}, st)
-	require.NoError(t, err)
-	require.Equal(t, 3*once, src.Calls(), "another pair draws again")
-	_, _, err = DP(src, plan.LocalRules{FloorCount: plan.LocalFloorCount}).Screen(7, p, st)
-	require.NoError(t, err)
-	require.Equal(t, 4*once, src.Calls(), "the local screening draws its own")
 }
