@@ -143,10 +143,12 @@ type PartitionCounts struct {
 	// 2·keep long, values of the first and the last cell among which are
 	// their keep smallest and largest; inner holds, unsorted, every value
 	// of the other cells that are not atoms (of a partition of real
-	// outputs, not of a score), for [RefineTails]' inner atoms.
+	// outputs, not of a score), for [RefineTails]' inner atoms, unless
+	// there were more than MaxInner of them (innerOver).
 	keep      int
 	low, high []float64
 	inner     []float64
+	innerOver bool
 }
 
 // NewPartitionCounts returns an empty statistic on p.
@@ -162,8 +164,8 @@ func (c *PartitionCounts) Add(v float64) {
 	if c.keep > 0 {
 		if cell == 0 || cell == len(c.In)-1 {
 			c.keepTail(v, cell)
-		} else if c.Part.Score == nil && !c.Part.atom[cell] {
-			c.inner = append(c.inner, v)
+		} else if c.Part.Score == nil && !c.Part.atom[cell] && !c.innerOver {
+			c.keepInner(v)
 		}
 	}
 }

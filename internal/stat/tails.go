@@ -73,7 +73,30 @@ func (c *PartitionCounts) mergeTails(o *PartitionCounts) {
 	}
 	c.low = extremes(append(c.low, o.low...), c.keep, false)
 	c.high = extremes(append(c.high, o.high...), c.keep, true)
+	c.innerOver = c.innerOver || o.innerOver || len(c.inner)+len(o.inner) > MaxInner
+	if c.innerOver {
+		c.inner = nil
+		return
+	}
 	c.inner = append(c.inner, o.inner...)
+}
+
+// MaxInner is the most inner values one side's screening statistic keeps
+// for inner atoms (2¹⁷: the default screening of 100,000 draws per side
+// in full), so that its memory does not grow with the sample size. A
+// larger screening cuts no inner atoms; its pilot, of 16,384 draws per
+// side, repeats an atom of one output in 3,000 about five times, and
+// isolates it itself in nine pilots of ten.
+const MaxInner = 1 << 17
+
+// keepInner records v, in an inner cell, among the inner values, or drops
+// them all once there are more than MaxInner.
+func (c *PartitionCounts) keepInner(v float64) {
+	if len(c.inner) >= MaxInner {
+		c.inner, c.innerOver = nil, true
+		return
+	}
+	c.inner = append(c.inner, v)
 }
 
 // extremes sorts v and returns its keep smallest (largest when high),
@@ -164,7 +187,8 @@ func RefineTails(x, y *PartitionCounts) *Table {
 
 // innerAtoms returns, sorted, the values of x's and y's inner cells (not
 // open, not atoms) that the two repeat at least TailAtomRepeats times
-// together, if there are between 1 and MaxLightAtoms of them; else none.
+// together, if there are between 1 and MaxLightAtoms of them; else, or
+// when either kept more than MaxInner values, none.
 // The pilot gives a value its own cell only if it repeats there
 // (LightAtomRepeats times of a sixteenth of the screening's draws), so an
 // output one dataset alone produces once in 3,000 draws beside the noise
@@ -173,7 +197,7 @@ func RefineTails(x, y *PartitionCounts) *Table {
 // cuts it out. A density repeats no value; many repeated values are a
 // rounded or lattice output, which its cells already count.
 func innerAtoms(x, y *PartitionCounts) []float64 {
-	if len(x.inner)+len(y.inner) == 0 {
+	if x.innerOver || y.innerOver || len(x.inner)+len(y.inner) == 0 {
 		return nil
 	}
 	pooled := make([]float64, 0, len(x.inner)+len(y.inner))

@@ -245,3 +245,23 @@ func TestRefineTailsIsolatesAnInnerAtom(t *testing.T) {
 	}
 	require.Equal(t, p.bounds, inner, "a rounded output's inner cells are not cut at its values")
 }
+
+// A side that kept more than MaxInner inner values keeps none and cuts no
+// inner atom, whatever the order its workers merged in; counts stay exact.
+func TestRefineTailsKeepsNoMoreThanMaxInner(t *testing.T) {
+	pooled := append(normalSample(31, 12_500, 0, 1), normalSample(32, 12_500, 0, 1)...)
+	numeric.SortFloats(pooled)
+	p := NewPartition(pooled, len(pooled)/PilotPerCell)
+	xs, ys := normalSample(33, MaxInner+20_000, 0, 1), normalSample(34, 1000, 0, 1)
+	for i := 0; i < len(xs); i += 3000 {
+		xs[i] = 0.25
+	}
+	for _, chunk := range []int{8192, len(xs)} {
+		cx := tailCounts(p, TailKeep, chunk, xs)
+		require.True(t, cx.innerOver)
+		require.Nil(t, cx.inner)
+		tb := RefineTails(cx, tailCounts(p, TailKeep, 8192, ys))
+		requireExactCounts(t, tb, xs, ys)
+		require.False(t, tb.Partition.Atom(tb.Partition.Cell(0.25)))
+	}
+}
