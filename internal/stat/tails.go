@@ -313,12 +313,11 @@ func refinedCounts(c *PartitionCounts, r *Partition, innerCut bool) *PartitionCo
 			out.In[r.Cell(lo)] += c.In[i]
 		}
 	}
-	for _, v := range c.inner {
-		if !innerCut {
-			break
-		}
-		if split[p.Cell(v)] {
-			out.In[r.Cell(v)]++
+	if innerCut {
+		for _, v := range c.inner {
+			if split[p.Cell(v)] {
+				out.In[r.Cell(v)]++
+			}
 		}
 	}
 	for _, v := range c.low {
