@@ -121,7 +121,7 @@ func TestProgressIsLogged(t *testing.T) {
 	}
 	slowish := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
-		for i := 0; i < 120; i++ {
+		for i := 0; i < 360; i++ { // about 6 s here: well past two intervals on a faster machine too
 			s += r.NormFloat64()
 		}
 		return mechanisms.Gaussian{Sigma: 1}.Sample(r, x) + 0*s
