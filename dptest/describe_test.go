@@ -1,6 +1,7 @@
 package dptest
 
 import (
+	"math"
 	"testing"
 
 	req "github.com/stretchr/testify/require"
@@ -25,4 +26,18 @@ func TestDescribePairs(t *testing.T) {
 	req.Equal(t, "substitution pairs in [5, 9]^2", describePairs(ints))
 	strs := []search.Input[string]{{Pair: fixtures.Pair[string]{X: "a", Y: "b"}}}
 	req.Equal(t, "pairs of string", describePairs(strs))
+}
+
+// isolatedLeast is the Poisson rate per draw that repeats an output three
+// times or more with the given probability: at 0.9, mean 5.3223
+// (P(Poisson(5.3223) ≤ 2) = 0.1000, computed independently), so one in
+// 9,394 of 50,000 draws; at 0.9^{1/3}, mean 6.7972 (one in 7,355).
+func TestIsolatedLeast(t *testing.T) {
+	m := isolatedLeast(50_000, 0.9) * 50_000
+	req.InDelta(t, 5.3223, m, 1e-3)
+	req.InDelta(t, 0.1, math.Exp(-m)*(1+m+m*m/2), 1e-9)
+	req.Equal(t, 9394, int(1/isolatedLeast(50_000, 0.9)))
+	m = isolatedLeast(50_000, math.Cbrt(0.9)) * 50_000
+	req.InDelta(t, 1-math.Cbrt(0.9), math.Exp(-m)*(1+m+m*m/2), 1e-9)
+	req.True(t, math.IsInf(isolatedLeast(0, 0.9), 1))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/search"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 // Report is everything one audit found. Failure text and success log are
@@ -378,28 +379,91 @@ func (r Report) searchedText() string {
 }
 
 // aloneText is, for a pure-DP claim, what its hockey-stick cross-check
-// could see of outputs one dataset alone produces: the least P(E) of an
-// event the other dataset never produces that its confirmation at the
-// planned size would have shown above 0 with probability about 90%
-// (hockey.Measure.Least at δ = 0), as one in so many draws. Rarer ones
+// could see of outputs one dataset alone produces, as one in so many
+// draws: the least P(E) of an event the other dataset never produces
+// that the cross-check catches with probability about 90%. Catching it
+// takes three things, each given a third of the miss probability
+// (DetectProbability^{1/3} each): the half of the screening's draws that
+// chooses the cells repeats it stat.TailAtomRepeats times, which gives it
+// a cell of its own, first in the event's order (isolatedLeast), and
+// both confirmations at the planned size show it above 0
+// (hockey.Measure.Least at δ = 0). When the cross-check held at its quick
+// look, the screening is the quick one, an eighth the size. Rarer ones
 // pass unseen, whatever the resolution of the local loss says. (The early
-// look holds no claim while such outputs, isolated in their own group,
-// are too frequent for that: see the cross-check's hold.)
+// and quick looks hold no claim while such outputs, isolated in their own
+// group, are too frequent for that: see the cross-check's hold.) Through
+// a learned vector score, whose steps are not cut into cells of their
+// own, nothing is said.
 func (r Report) aloneText() string {
 	if r.Kind != plan.KindDP || r.Settings.Samples <= 0 {
+		return ""
+	}
+	if score := r.hockeyScore(); score != "" && !strings.HasPrefix(score, stat.ScoreCoordinate) {
 		return ""
 	}
 	for _, run := range r.Settings.Runs {
 		if run.Criterion != plan.CriterionHockeyStick || run.Threshold != 0 || !(run.PerConfirmation > 0) {
 			continue
 		}
-		zBeta := numeric.UpperNormalQuantile(1 - math.Sqrt(search.DetectProbability))
+		each := math.Cbrt(search.DetectProbability)
+		zBeta := numeric.UpperNormalQuantile(1 - each)
 		least := hockey.HockeyStick(r.Claimed).Least(0, r.Settings.Samples, run.PerConfirmation, zBeta)
+		screening := r.Settings.ScreeningSamples
+		if r.hockeyQuick() {
+			screening = r.Settings.QuickScreeningSamples
+		}
+		least = max(least, isolatedLeast(screening/2, each))
 		if least > 0 && least < 1 {
 			return fmt.Sprintf(", and so would outputs that one dataset alone produces once in %s draws or more often", thousands(int(1/least)))
 		}
 	}
 	return ""
+}
+
+// hockeyScore is the vector score of a DP claim's hockey-stick
+// cross-check ("" for other outputs, or if it did not run).
+func (r Report) hockeyScore() string {
+	for _, c := range r.CrossChecks {
+		if c.Kind == plan.KindApproxDP {
+			return c.Score
+		}
+	}
+	return ""
+}
+
+// hockeyQuick reports whether the hockey-stick cross-check of a DP
+// claim decided at its quick look.
+func (r Report) hockeyQuick() bool {
+	return slices.ContainsFunc(r.CrossChecks, func(c Report) bool { return c.Kind == plan.KindApproxDP && c.QuickLook })
+}
+
+// isolatedLeast is the least rate p at which n draws repeat an output
+// stat.TailAtomRepeats times or more with probability prob (Poisson
+// counts): the rarest output that n draws choosing a screening's cells
+// give a cell of its own that surely.
+func isolatedLeast(n int, prob float64) float64 {
+	if n <= 0 {
+		return math.Inf(1)
+	}
+	atLeast := func(mean float64) float64 { // P(Poisson(mean) ≥ TailAtomRepeats)
+		term, below := math.Exp(-mean), 0.0
+		for k := range stat.TailAtomRepeats {
+			if k > 0 {
+				term *= mean / float64(k)
+			}
+			below += term
+		}
+		return 1 - below
+	}
+	lo, hi := 0.0, float64(10*stat.TailAtomRepeats)
+	for range 60 {
+		if mid := (lo + hi) / 2; atLeast(mid) < prob {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi / float64(n)
 }
 
 const notReplayable = "the mechanism does not draw only from the generator it is given: this seed cannot replay the verdict"

@@ -111,7 +111,7 @@ func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, mea
 // bound (−Inf, and inEvent 0, only when no prefix has a predicted P(E)
 // below 1). keys orders the cells (see [Keys]).
 func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, parts int, keys Keys) (g stat.Grouping, inEvent int, predicted float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty, false, keys)
+	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty, false, keys|eventOrder)
 	group, groups, inEvent := cutGroups(ks, cut, parts)
 	if order.Partition == nil {
 		// Values the screening never saw get a group of their own, the
@@ -181,8 +181,11 @@ func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measur
 }
 
 // cutGroups assigns the ordered cells ks to consecutive groups: a group
-// ends after the cell cut and wherever the pooled screening count passes
-// another 1/parts of the total, never between cells of equal key. It
+// ends after the cell cut, after each run of cells that come first
+// (orderCells' firstKey: outputs of one dataset alone beyond a gap, then
+// those on one value), so that every likelihood-ratio test counts them
+// apart, and wherever the pooled screening count passes another 1/parts
+// of the total, never between cells of equal key. It
 // returns each cell's group, the number of groups and the number of
 // groups up to and including cut's.
 func cutGroups(ks []keyed, cut, parts int) (group []int, groups, upToCut int) {
@@ -206,7 +209,7 @@ func cutGroups(ks []keyed, cut, parts int) (group []int, groups, upToCut int) {
 		if i == cut {
 			upToCut = g + 1
 		}
-		if i == cut || acc >= next {
+		if i == cut || acc >= next || k.key >= math.MaxFloat64 {
 			g++
 			for acc >= next {
 				next += step

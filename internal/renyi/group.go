@@ -87,11 +87,12 @@ type keyed struct {
 //
 // with each cell's expected outputs per side among n; with OneSidedKeys,
 // a cell Q never produced is keyed by its exact bound instead
-// (oneSidedKey). Whatever the keys, cells beyond a gap in the screening's
-// tails (stat.Partition.Far) that P produced at least FarFirstCount times
-// and Q never come first, together: outputs far from all others that one
-// dataset alone produced, the strongest evidence a table can hold, and the
-// one a group of the noise's own tail would hide.
+// (oneSidedKey). Cells of outputs that P produced at least FarFirstCount
+// times and Q never come first (firstKey): whatever the keys, those
+// beyond a gap in the screening's tails (stat.Partition.Far), outputs
+// far from all others, the strongest evidence a table can hold and the
+// one a group of the noise's own tail would hide; and in an event
+// criterion's orders (eventOrder), next, the cells of one value.
 func orderCells(t *stat.Table, n int, reverse bool, keys Keys) []keyed {
 	np, nq := float64(t.NP), float64(t.NQ)
 	if reverse {
@@ -101,6 +102,7 @@ func orderCells(t *stat.Table, n int, reverse bool, keys Keys) []keyed {
 	if t.Partition != nil {
 		cells = allCells(t)
 	}
+	event := keys&eventOrder != 0
 	ks := make([]keyed, len(cells))
 	for i, c := range cells {
 		p, q := float64(c.P), float64(c.Q)
@@ -111,9 +113,9 @@ func orderCells(t *stat.Table, n int, reverse bool, keys Keys) []keyed {
 		se := math.Sqrt(1/(p+0.5) + 1/(q+0.5))
 		key := l - GroupPenalty*se
 		switch {
-		case q == 0 && p >= FarFirstCount && t.Partition != nil && t.Partition.Far(c.Value.(int)):
-			key = math.Inf(1)
-		case keys == OneSidedKeys && q == 0 && p > 0:
+		case q == 0 && p >= FarFirstCount && firstKey(t.Partition, c.Value, event) != 0:
+			key = firstKey(t.Partition, c.Value, event)
+		case keys&^eventOrder == OneSidedKeys && q == 0 && p > 0:
 			key = oneSidedKey(p, np, nq)
 		}
 		ks[i] = keyed{c, key, p / np * float64(n), q / nq * float64(n)}
@@ -122,9 +124,46 @@ func orderCells(t *stat.Table, n int, reverse bool, keys Keys) []keyed {
 	return ks
 }
 
-// FarFirstCount is how many outputs of P a far cell Q never produced
-// needs to come first in every order (see orderCells): as many as make an
-// atom beyond the noise (stat.TailAtomRepeats).
+// firstKey is the key of cell v of a partition (nil: a table of values)
+// that only P produced, at least FarFirstCount times, when it comes first
+// in every order, else 0: +Inf for a cell beyond a gap in the tails
+// (stat.Partition.Far); with event set (an event criterion's order,
+// PrefixGroups), math.MaxFloat64, next, for a cell of one value of the
+// output (stat.Partition.Atom, of a real output or a vector's coordinate,
+// not of a learned score, whose steps repeat) and for a value of a table
+// of values. Noise of a density repeats no value, so three equal outputs
+// of one dataset alone are an atom the other never produced in as many
+// draws; ordered by its penalised ratio, a dozen of them ranked among the
+// noise's tail cells and shared their group, where no count could show
+// them (an output one dataset produces once in 10,000 draws beside
+// Laplace noise passed an ε = 2 audit whose report said such outputs
+// would be caught down to one in 11,000; a discrete output's value once
+// in 8,000, 9 audits in 10). The hockey-stick divergence of an event
+// holding them is P(E) whatever ε, so its event must count them apart.
+// The Rényi criterion's groups (Group, BestPrefix) are left as they were:
+// a value seen on one side only may be the rare tail value of a discrete
+// or rounded output that both produce, which proves nothing at order λ,
+// and a group mixing it with far cells would hide those (farAlone).
+func firstKey(part *stat.Partition, v any, event bool) float64 {
+	if part == nil {
+		if event {
+			return math.MaxFloat64
+		}
+		return 0
+	}
+	c := v.(int)
+	switch {
+	case part.Far(c):
+		return math.Inf(1)
+	case event && part.OutputValues() && part.Atom(c):
+		return math.MaxFloat64
+	}
+	return 0
+}
+
+// FarFirstCount is how many outputs of P a cell Q never produced needs to
+// come first in an order (see orderCells): as many as make an atom
+// (stat.TailAtomRepeats).
 const FarFirstCount = stat.TailAtomRepeats
 
 // Keys is how the cells of a screening table are keyed for ordering.
@@ -138,6 +177,10 @@ const (
 	// lower bound of its ratio at the same level (oneSidedKey), so that
 	// outputs of one dataset alone come first once they are many enough.
 	OneSidedKeys
+	// eventOrder, added to either, marks an event criterion's order
+	// (PrefixGroups), which also puts first the cells of one value that
+	// only P produced (see firstKey).
+	eventOrder Keys = 1 << 4
 )
 
 // OneSidedLevel is Φ(−GroupPenalty), the one-sided level of the penalised

@@ -21,10 +21,15 @@ import "github.com/dptest/dptest/internal/plan"
 // Its pass needs, as the early look's, no confirmation leaning on the
 // tails beyond the screening's extremes, none counting outputs of one
 // dataset alone, and a resolution within ResolutionFactor of the claim.
-// Those checks cannot show what its statistic does not count: outputs
-// rarer than about one in the quick screening's draws, and statistics
-// only a larger screening would choose, which the full screening sees.
-// That is why the quick look is opt-in (dptest.Quick).
+// An output of one dataset alone that the quick screening's cells
+// isolate (three repeats of a value, or a far gap) blocks the hold on
+// every statistic screened (the event criterion's MarginHeld); those
+// checks cannot show what no statistic counts: outputs the half of the
+// quick screening that chooses the cells repeats fewer than three times
+// (rarer than about one in 920 draws at the default sizes, which the pass
+// states), and statistics only a larger screening would choose, which
+// the full screening sees. That is why the quick look is opt-in
+// (dptest.Quick).
 func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F], rest Config[D], err error) {
 	rest = cfg
 	rest.QuickScreening, rest.QuickConfirmation = plan.Stage{}, plan.Stage{}

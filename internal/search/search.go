@@ -64,7 +64,8 @@ type Score struct {
 	// claim), whether the event and the likelihood-ratio tests beside it
 	// show their log-ratios ln(P(E)/Q(E)) inside ε: at HoldZ standard
 	// errors above the estimate on a confirmation, by the estimate on a
-	// screening, none on outputs of the bounded side alone. It is that
+	// screening (on every ordering and score it screened, not only the
+	// one chosen), none on outputs of the bounded side alone. It is that
 	// criterion's test of margin (see holdTest and the criterion's
 	// marginHeld).
 	MarginHeld bool

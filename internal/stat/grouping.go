@@ -142,8 +142,9 @@ type PartitionCounts struct {
 	// keep > 0 ([NewTailCounts]): low and high hold, unsorted and at most
 	// 2·keep long, values of the first and the last cell among which are
 	// their keep smallest and largest; inner holds, unsorted, every value
-	// of the other cells that are not atoms (of a partition of real
-	// outputs, not of a score), for [RefineTails]' inner atoms, unless
+	// of the other cells that are not atoms (of a partition of the
+	// output's own values, Partition.OutputValues), for [RefineTails]'
+	// inner atoms, unless
 	// there were more than MaxInner of them (innerOver).
 	keep      int
 	low, high []float64
@@ -164,7 +165,7 @@ func (c *PartitionCounts) Add(v float64) {
 	if c.keep > 0 {
 		if cell == 0 || cell == len(c.In)-1 {
 			c.keepTail(v, cell)
-		} else if c.Part.Score == nil && !c.Part.atom[cell] && !c.innerOver {
+		} else if c.Part.OutputValues() && !c.Part.atom[cell] && !c.innerOver {
 			c.keepInner(v)
 		}
 	}

@@ -239,6 +239,13 @@ func (p *Partition) Far(c int) bool {
 // Atom reports whether cell c holds a single value.
 func (p *Partition) Atom(c int) bool { return p.atom[c] }
 
+// OutputValues reports whether p's cells count values of the output
+// itself: a real output's, or one coordinate's of a vector
+// (ScoreCoordinate), whose repeated values are atoms of the output. A
+// learned score's values repeat at its steps (a naive-Bayes sum of
+// per-cell log-ratios), so no repeat of them is an atom.
+func (p *Partition) OutputValues() bool { return p.Score == nil || p.Score.Kind == ScoreCoordinate }
+
 // Point returns a value that represents cell c in reports: the atom, the
 // middle of a bounded cell, the inner end of an open one.
 func (p *Partition) Point(c int) float64 {

@@ -150,7 +150,7 @@ func RefineTails(x, y *PartitionCounts) *Table {
 	if !r.far.hasBelow {
 		far = farCount(lows, true)
 	}
-	repeats := tailAtoms(lows, p.Score != nil)
+	repeats := tailAtoms(lows, !p.OutputValues())
 	cutSorted(lows[:far], 1, repeats, r.add)
 	if far > 0 {
 		r.add(lows[far], false)
@@ -167,7 +167,7 @@ func RefineTails(x, y *PartitionCounts) *Table {
 	if !r.far.hasAbove {
 		near -= farCount(highs, false)
 	}
-	repeats = tailAtoms(highs, p.Score != nil)
+	repeats = tailAtoms(highs, !p.OutputValues())
 	var upper Partition // the cuts above b_last, then added after the rest
 	cutSorted(highs[:near], 1, repeats, upper.add)
 	if near < len(highs) {
@@ -234,11 +234,12 @@ func addInner(r, p *Partition, atoms []float64) {
 
 // tailAtoms is the repeat count at which cutSorted gives the sorted kept
 // values of an open cell atoms of their own: TailAtomRepeats, unless the
-// values are a learned score's (score: its steps repeat) or more than
+// values are a learned score's (learned: its steps repeat; a vector's
+// coordinate is not one, see Partition.OutputValues) or more than
 // MaxLightAtoms of them repeat that often (a rounded or lattice output,
 // as for the pilot's light atoms), where none are cut.
-func tailAtoms(sorted []float64, score bool) int {
-	if score {
+func tailAtoms(sorted []float64, learned bool) int {
+	if learned {
 		return math.MaxInt
 	}
 	if repeatedValues(sorted, TailAtomRepeats, math.Inf(1)) > MaxLightAtoms {
