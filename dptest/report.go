@@ -474,8 +474,14 @@ func (r Report) successLine() string {
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
 	caught := "a true value of %s or more would have been caught (90%%)"
-	if r.Score != "" {
+	switch {
+	case r.Score != "":
 		caught = "a value of %s or more on the scores would have been caught (90%%)"
+	case r.Kind == plan.KindDP && r.Tester == "" && r.Location != nil:
+		// The local audit's resolution is that of its event's loss, an
+		// average over the outputs it holds: a narrower peak can exceed
+		// it unseen (README, Limits).
+		caught = "a loss of %s or more over the outputs it confirmed, around t̂ = " + strings.ReplaceAll(value(r.Location), "%", "%%") + ", would have been caught (90%%)"
 	}
 	samples := thousands(r.Samples) + " samples per side"
 	if r.EarlyLook {
