@@ -105,8 +105,10 @@
 // # Inconclusive
 //
 // A claim that is not violated passes only if the audit could have seen a
-// violation: the success line states the resolution (the smallest true
-// value the confirmations would have caught with probability about 90%),
+// violation: the success line states the resolution (the smallest value
+// of the confirmed statistic the confirmations would have caught with
+// probability about 90%: for a pure-DP claim, the loss averaged over its
+// event's outputs, which a narrower peak can exceed),
 // and an audit whose resolution exceeds 1.5 times the claim, whose order-λ
 // evidence lies mostly beyond the most extreme outputs it saw (or rests on
 // them: without them it falls tenfold), whose discrete outputs repeat too

@@ -55,8 +55,8 @@ func CheckDP[D any](t CheckT, m Mechanism[D], eps float64, opts ...Option) bool 
 
 // AuditDP runs the audit of [RequireDP] outside a test and returns its
 // report: the local audit's estimate, bound, witness, the output t̂ where the
-// loss peaks and the loss curve; the Rényi cross-check in CrossCheck. Errors
-// as for [AuditRDP].
+// loss peaks and the loss curve; the hockey-stick and Rényi cross-checks
+// in CrossChecks. Errors as for [AuditRDP].
 func AuditDP[D any](m Mechanism[D], eps float64, opts ...Option) (Report, error) {
 	return audit(m, dpClaim(eps), opts, env{logf: stderrLogger})
 }

@@ -185,13 +185,13 @@ func Verbose() Option {
 // rest). A claim far from the mechanism's truth, either way, then costs
 // four to seven times fewer calls. The price is the screening's reach: a
 // pass at the quick look rests on statistics chosen from 12,500 draws per
-// side rather than 100,000. An output of one dataset alone that the half
-// of those draws choosing the cells repeats three times blocks the pass
-// (the full audit follows and
-// fails it), but one rarer than about one in 920 draws can go unseen,
-// against one in 7,400 after the full screening, and the success line
-// says which; so can structure that only the larger screening's
-// statistics resolve. It is for slow mechanisms whose claims have room,
+// side rather than 100,000. For a pure-DP claim, an output of one dataset
+// alone that the half of those draws choosing the cells repeats three
+// times blocks the pass (the full audit follows and fails it), but one
+// rarer than about one in 920 draws can go unseen, against one in 7,400
+// after the full screening, and the success line says which (not through
+// a learned vector score); so can structure that only the larger
+// screening's statistics resolve, for every claim type. It is for slow mechanisms whose claims have room,
 // not for a last check of a tight one. -dptest.quick and DPTEST_QUICK set it
 // too. Audits of fewer than 400,000 confirming draws (go test -short)
 // have no quick look.

@@ -34,8 +34,10 @@ type Report struct {
 	Eps                  float64
 	Estimate, LowerBound float64 // of the confirmed worst pair and direction
 	Confidence           float64
-	// Resolution is the smallest true value of the measure (RDP: D_λ; DP:
-	// the loss; ApproxDP: H_{e^ε}; GDP: μ) that the confirmations would have shown above the claim
+	// Resolution is the smallest value of the measure on the confirmed
+	// statistic (RDP: D_λ of its groups; DP: the loss averaged over its
+	// event's outputs, which a peak narrower than the event can exceed;
+	// ApproxDP: H_{e^ε}; GDP: μ) that the confirmations would have shown above the claim
 	// with probability about 90%: Claimed + (z_{1−α′} + z_{0.95}) times
 	// the widest confirmation's standard error, and for ApproxDP and GDP at
 	// least the least value any event of this many draws could show above

@@ -276,8 +276,9 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	require.True(t, rep.Violated, "%s", rep)
 	// Once in 20,000 draws is rarer than a million can show at ε = 2, and
 	// the pass says how rare an output of one dataset alone may pass: the
-	// rate a screening of 50,000 draws per side repeats three times with
-	// probability 0.9.
+	// rate at which a screening's half of 50,000 draws per side repeats it
+	// three times and both confirmations show it, each with probability
+	// 0.9^{1/3}.
 	rep, err = dptest.AuditDP(leaky(20_000, far), 2, dptest.Seed(5), full)
 	require.NoError(t, err)
 	require.False(t, rep.Violated)
@@ -307,8 +308,9 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 // screening's half that chooses the event sees it about six times and
 // merged it into a group of the noise's tail, so 9 of 10 audits at ε = 2
 // (seeds 1–10) passed, this one among them, saying such outputs would be
-// caught down to one in 9,394 draws (now 7,355). The event criterion's orders now put
-// it first, in a group of its own. Fixed seed, default sizes.
+// caught down to one in 11,268 draws (the rate now stated is 7,355). The
+// event criterion's orders now put it first, in a group of its own.
+// Fixed seed, default sizes.
 func TestDiscreteValueOfOneDatasetAlone(t *testing.T) {
 	m := dptest.Discrete(func(r *rand.Rand, x []float64) int {
 		if x[0] == 1 && r.IntN(8000) == 0 {
