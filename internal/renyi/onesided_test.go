@@ -157,3 +157,47 @@ func tailCounts(part *stat.Partition, v []float64) *stat.PartitionCounts {
 	}
 	return c
 }
+
+// Outputs of one dataset alone beyond a gap and on one value inside the
+// noise both come first in an event criterion's order, the far ones
+// first, each run a group of its own: a group that mixed them would not
+// be "far" to the confirmation (search's farAlone).
+func TestFarAndAtomRunsAreGroupedApart(t *testing.T) {
+	pilot := make([]float64, 0, 256)
+	for i := range 256 {
+		pilot = append(pilot, (float64(i)+0.5)/256)
+	}
+	part := stat.PartitionOf(pilot)
+	var xs, ys []float64
+	for i := range 6000 {
+		u := (float64(i) + 0.3) / 6000
+		xs, ys = append(xs, u), append(ys, u)
+	}
+	for range 5 {
+		xs = append(xs, 0.5) // an atom inside the noise
+	}
+	for i := range 8 { // tail values for the gap rule, then the far ones
+		xs = append(xs, 1+float64(i)/100)
+		ys = append(ys, 1+float64(i)/100+0.005)
+	}
+	for range 22 {
+		xs = append(xs, 1e6)
+	}
+	pt := stat.RefineTails(tailCounts(part, xs), tailCounts(part, ys))
+	far, atom := pt.Partition.Cell(1e6), pt.Partition.Cell(0.5)
+	require.True(t, pt.Partition.Far(far))
+	require.True(t, pt.Partition.Atom(atom))
+	ks := orderCells(pt, 1_000_000, false, PenalisedKeys|eventOrder)
+	require.Equal(t, []any{far, atom}, []any{ks[0].cell.Value, ks[1].cell.Value})
+	hockey := func(a, b float64) float64 { return a - math.Exp(2)*b }
+	g, _, _ := PrefixGroups(pt, pt, 1_000_000, false, 0.001, hockey, 32, PenalisedKeys)
+	require.Equal(t, 0, g.OfCell[far])
+	require.Equal(t, 1, g.OfCell[atom])
+	for c, grp := range g.OfCell {
+		if c != far && c != atom {
+			require.Greater(t, grp, 1, "cell %d shares a group with the outputs of one dataset alone", c)
+		}
+	}
+	// The Rényi criterion's order puts the far cell first, not the atom.
+	require.NotEqual(t, atom, orderCells(pt, 1_000_000, false, PenalisedKeys)[1].cell.Value)
+}
