@@ -141,15 +141,16 @@ type PartitionCounts struct {
 	N    int64
 	// keep > 0 ([NewTailCounts]): low and high hold, unsorted and at most
 	// 2·keep long, values of the first and the last cell among which are
-	// their keep smallest and largest; inner holds, unsorted, every value
-	// of the other cells that are not atoms (of a partition of the
-	// output's own values, Partition.OutputValues), for [RefineTails]'
-	// inner atoms, unless
-	// there were more than MaxInner of them (innerOver).
-	keep      int
-	low, high []float64
-	inner     []float64
-	innerOver bool
+	// their keep smallest and largest; with keepsInner (a partition of the
+	// output's own values, Partition.OutputValues, fixed at construction
+	// so that no draw asks again), inner holds, unsorted, every value of
+	// the other cells that are not atoms, for [RefineTails]' inner atoms,
+	// unless there were more than MaxInner of them (innerOver).
+	keep       int
+	low, high  []float64
+	keepsInner bool
+	inner      []float64
+	innerOver  bool
 }
 
 // NewPartitionCounts returns an empty statistic on p.
@@ -165,7 +166,7 @@ func (c *PartitionCounts) Add(v float64) {
 	if c.keep > 0 {
 		if cell == 0 || cell == len(c.In)-1 {
 			c.keepTail(v, cell)
-		} else if c.Part.OutputValues() && !c.Part.atom[cell] && !c.innerOver {
+		} else if c.keepsInner && !c.Part.atom[cell] && !c.innerOver {
 			c.keepInner(v)
 		}
 	}

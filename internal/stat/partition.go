@@ -129,17 +129,28 @@ func lightAtoms(sorted []float64, cells int) int {
 // repeat at least least times and fewer than fewerThan times.
 func repeatedValues(sorted []float64, least int, fewerThan float64) int {
 	n := 0
+	valueRuns(sorted, func(_ float64, k int) bool {
+		if k >= least && float64(k) < fewerThan {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// valueRuns calls f with each distinct value of sorted and how many times
+// it occurs, in order, until f returns false.
+func valueRuns(sorted []float64, f func(v float64, n int) bool) {
 	for i := 0; i < len(sorted); {
 		j := i + 1
 		for j < len(sorted) && sorted[j] == sorted[i] {
 			j++
 		}
-		if j-i >= least && float64(j-i) < fewerThan {
-			n++
+		if !f(sorted[i], j-i) {
+			return
 		}
 		i = j
 	}
-	return n
 }
 
 // partitionOfCount sorts values in place and cuts the line into about

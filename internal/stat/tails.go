@@ -46,7 +46,7 @@ const (
 // for [RefineTails].
 func NewTailCounts(p *Partition, keep int) *PartitionCounts {
 	c := NewPartitionCounts(p)
-	c.keep = keep
+	c.keep, c.keepsInner = keep, p.OutputValues()
 	return c
 }
 
@@ -204,17 +204,14 @@ func innerAtoms(x, y *PartitionCounts) []float64 {
 	pooled = append(append(pooled, x.inner...), y.inner...)
 	numeric.SortFloats(pooled)
 	var atoms []float64
-	for i := 0; i < len(pooled); {
-		j := i + 1
-		for j < len(pooled) && pooled[j] == pooled[i] {
-			j++
+	valueRuns(pooled, func(v float64, n int) bool {
+		if n >= TailAtomRepeats {
+			atoms = append(atoms, v)
 		}
-		if j-i >= TailAtomRepeats {
-			if atoms = append(atoms, pooled[i]); len(atoms) > MaxLightAtoms {
-				return nil
-			}
-		}
-		i = j
+		return len(atoms) <= MaxLightAtoms
+	})
+	if len(atoms) > MaxLightAtoms {
+		return nil
 	}
 	return atoms
 }
