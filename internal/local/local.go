@@ -8,9 +8,11 @@
 // frequency estimates (TDDE, Algorithm 2) of the values of discrete outputs
 // or of blocks of cells of real ones (a discretisation fixed before the
 // sample, a post-processing) and returns the maximiser t̂ (DPL, Algorithm
-// 3); confirmation counts fresh samples in the event of the values or
-// blocks near t̂'s loss and bounds the loss there from below with the
-// normal approximation of Section IV-B, eqs. (24)–(26) (MPL, Algorithm 4).
+// 3); confirmation counts fresh samples in an event around t̂ (the values
+// near t̂'s loss, or an interval of cells around it chosen on half of the
+// screening and judged on the other) and bounds the loss there from below
+// with the normal approximation of Section IV-B, eqs. (24)–(26) (MPL,
+// Algorithm 4).
 //
 // Each direction is kept apart: ln f_x − ln f_{x′} ≤ ε and
 // ln f_{x′} − ln f_x ≤ ε are the two halves of ε-DP.
@@ -35,8 +37,11 @@ type Estimate struct {
 	Loss   float64 // ε̂_{x,x′} of eq. (23), for this direction
 	StdErr float64 // the pointwise standard error of the loss at t̂
 	// Event groups the outputs into the event to confirm (group 0) and the
-	// rest (group 1); Location is t̂: the value of a discrete output, a
-	// representative output of the cell of a real one.
+	// rest (group 1); Location is t̂, where the event is: the value of a
+	// discrete output (the peak), a representative output of the block of
+	// a real one that the event was grown from (for an interval event, the
+	// peak on the half of the screening that chose it, which Loss and
+	// StdErr, of the whole screening, may place elsewhere).
 	Event    stat.Grouping
 	Location any
 	Curve    Curve // nil for discrete outputs

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/stat"
 )
 
@@ -18,15 +21,15 @@ import (
 // for both).
 const PeakPenalty = 3
 
-// EventSlack is the share of the peak loss an event may give up: the
-// confirmation's event gathers every output whose screening loss is, within
-// two standard errors, within EventSlack·ε̂ of the peak ε̂ (the contiguous
-// interval around t̂ for real outputs, the set of such values for discrete
-// ones). The ratio of the event's probabilities is an average of the ratios
-// inside it, so the event loses at most about that share of the loss, while
-// its probability, and so the precision of the confirmation, can grow by
-// orders of magnitude (the Laplace mechanism's loss is flat on a half-line;
-// randomized response has half its outputs at the peak).
+// EventSlack is the share of the peak loss an event of discrete outputs
+// may give up: the confirmation's event gathers every value (or block of
+// real outputs, where the screening cannot tell where their loss peaks:
+// intervalEvent) whose screening loss is, within two standard errors,
+// within EventSlack·ε̂ of the peak ε̂. The ratio of the event's
+// probabilities is an average of the ratios inside it, so the event loses
+// at most about that share of the loss, while its probability, and so the
+// precision of the confirmation, can grow by orders of magnitude
+// (randomized response has half its outputs at the peak).
 const EventSlack = 0.1
 
 // Params configure the screening. dptest's plan gives every field.
@@ -40,6 +43,11 @@ type Params struct {
 	// samples' worth, FloorCount/n.
 	Tau        float64
 	FloorCount float64
+	// Confirm and Alpha are the confirmation's draws per side and level,
+	// for which the event of real outputs is chosen (intervalEvent); zero:
+	// a confirmation the size of the screening's half, and z = 2.
+	Confirm int
+	Alpha   float64
 }
 
 // ErrNoFloor reports Params with neither Tau nor FloorCount.
@@ -55,9 +63,13 @@ var ErrNoFloor = errors.New("local: the screening needs a floor τ or a floor co
 //
 // maximised for D(x→x′) and minimised (sign flipped) for D(x′→x). The peak
 // t̂ maximises ℓ̂(t) − PeakPenalty·se(t), so that a value seen a handful of
-// times does not win by noise; the event of each direction is the set of
-// values or cells within EventSlack of the peak loss, located at t̂ (ties go
-// to the smallest fmt.Sprint, so the choice does not depend on map order).
+// times does not win by noise (ties go to the smallest fmt.Sprint, so the
+// choice does not depend on map order). The event of each direction is,
+// for real outputs, an interval of cells around where the loss peaks,
+// chosen on half of the screening's draws for the bound the other half
+// predicts (intervalEvent); for discrete outputs, and for real ones whose
+// held-out half shows no loss at the peak, the set of values or blocks
+// within EventSlack of the peak loss.
 func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	if !(par.Tau > 0 || par.FloorCount > 0) {
 		return xy, yx, ErrNoFloor
@@ -72,14 +84,16 @@ func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 		tau = par.FloorCount / math.Min(np, nq)
 	}
 	var blocks [][]int
+	var halves *split
 	if t.Partition != nil {
+		halves = splitScreening(t)
 		t, blocks = adjacentBlocks(t)
 	}
 	cells := screened(t, blocks, par.Region, np, nq, tau)
 	if len(cells) == 0 {
 		return xy, yx, fmt.Errorf("local: no output in the region C [%v, %v]", par.Region[0], par.Region[1])
 	}
-	xy, yx = peak(t, blocks, cells, 1), peak(t, blocks, cells, -1)
+	xy, yx = peak(halves, t, blocks, cells, 1, par), peak(halves, t, blocks, cells, -1, par)
 	if t.Partition != nil {
 		xy.Curve, yx.Curve = curves(t.Partition, blocks, cells)
 	}
@@ -160,7 +174,7 @@ func screened(t *stat.Table, blocks [][]int, region [2]float64, np, nq, tau floa
 }
 
 // peak is the estimate of one direction (sign 1: ln f_x − ln f_x′).
-func peak(t *stat.Table, blocks [][]int, cells []cellLoss, sign float64) Estimate {
+func peak(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign float64, par Params) Estimate {
 	best := -1
 	for i, c := range cells {
 		if best < 0 || better(sign*c.l-PeakPenalty*c.se, sign*cells[best].l-PeakPenalty*cells[best].se, c.v, cells[best].v) {
@@ -168,6 +182,11 @@ func peak(t *stat.Table, blocks [][]int, cells []cellLoss, sign float64) Estimat
 		}
 	}
 	top := sign * cells[best].l
+	if t.Partition != nil {
+		if event, around, ok := intervalEvent(halves, blocks, sign, par); ok {
+			return Estimate{Loss: top, StdErr: cells[best].se, Event: event, Location: point(t.Partition, around)}
+		}
+	}
 	members := eventMembers(cells, sign, top, 2)
 	if len(members) == len(cells) {
 		// Every output seen: an event of probability about one on both
@@ -199,8 +218,8 @@ func eventMembers(cells []cellLoss, sign, top, z float64) []any {
 	return members
 }
 
-// event is the grouping of the outputs into the event (group 0) and the
-// rest (group 1).
+// event is the grouping of the outputs into the event (group 0: the
+// values, or the blocks of cells, listed in members) and the rest (group 1).
 func event(t *stat.Table, blocks [][]int, members []any) stat.Grouping {
 	g := stat.Grouping{Groups: 2, Unlisted: 1}
 	if t.Partition != nil {
@@ -242,4 +261,275 @@ func better(l, best float64, v, bestV any) bool {
 		return l > best
 	}
 	return fmt.Sprint(v) < fmt.Sprint(bestV)
+}
+
+// HeldOutZ, PeakShare and MaxEventShare shape an interval event
+// (intervalEvent, greedyPath). The peak it grows from must show a loss on
+// the held-out half, HeldOutZ standard errors above 0; every run must keep
+// on the choosing half a loss of PeakShare of that held-out bound, and
+// hold at most MaxEventShare of either side's outputs. An event holding
+// most outputs of both sides is the complement of a small one, whose loss
+// is the other direction's (a loss of ε on an event E of an ε-DP
+// mechanism needs P(E) ≤ 1/(1 + e^{−ε}), a half for small ε and 0.73 at
+// ε = 1), and its loss near 0 with a tiny error would state a resolution
+// that says nothing of the peak.
+const (
+	HeldOutZ      = 2
+	PeakShare     = 0.5
+	MaxEventShare = 0.75
+)
+
+// IntervalBlockCount is the least number of outputs of both sides in each
+// of the fine blocks at which intervalEvent's runs of cells start and end:
+// a quarter of BlockCount, so that an event's ends fall within about a
+// quarter of a screening block of where the loss changes.
+const IntervalBlockCount = BlockCount / 4
+
+// intervalEvent is the event of one direction (sign) of real outputs: an
+// interval of cells around where the loss peaks, chosen for the bound its
+// confirmation will give. The screening's counts are split, draw by draw
+// (binomial thinning), into halves A and B. On A it finds the peak block
+// and grows a run of fine blocks from it, one block at a time towards the
+// side whose run scores better by ℓ̂_A(I) − PeakPenalty·se_A(I); each run
+// on that path is then judged on B, which did not choose it, by the bound
+// a confirmation of Confirm draws per side at level Alpha predicts:
+//
+//	ℓ̂_B(I) − z_{1−α}·se_conf(I) − PeakPenalty·se_B(I),
+//	ℓ̂(I) = sign·(ln p̂_x(I) − ln p̂_x′(I)),
+//
+// and the best is the event (the held-out penalty keeps the narrow runs
+// near the start of the path, whose held-out losses are nearly
+// independent, from winning by chance). The runs on the path keep the
+// peak's loss and do not hold most outputs (HeldOutZ, PeakShare and
+// MaxEventShare); where B shows no loss at A's peak (ok false), the
+// screening cannot tell where the loss peaks, and the caller keeps the
+// blocks within EventSlack of its peak instead. A loss
+// with a narrow peak (a cusp, where a mixture's narrowest component is
+// centred) is confirmed where it stays high; a loss flat on a half-line
+// (the Laplace mechanism) over the half-line, whose probability makes the
+// confirmation precise. Choosing on the same draws that measure would
+// prefer narrow runs whose loss is high by chance. The ratio of any
+// interval's probabilities is an average of the ratios inside it ([AKD22],
+// Theorem 1's "≤" half), so the confirmed event bounds the loss from below
+// whatever interval is chosen. It also returns the cells of the block the
+// event was grown from (its t̂).
+func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (event stat.Grouping, around []int, ok bool) {
+	part, starts, a, b := halves.part, halves.starts, halves.a, halves.b
+	blockOf := func(cell int) int {
+		k, found := slices.BinarySearch(starts, cell)
+		if !found {
+			k--
+		}
+		return k
+	}
+	first, last := 0, len(starts)-1
+	if par.Region != [2]float64{} {
+		for first < last && part.Point(starts[first]) < par.Region[0] {
+			first++
+		}
+		for last > first && part.Point(starts[last]) > par.Region[1] {
+			last--
+		}
+	}
+	peakCells := peakBlock(a, blocks, sign, first, last, starts)
+	lo, hi := blockOf(peakCells[0]), blockOf(peakCells[len(peakCells)-1])
+	p, q := b.sum(lo, hi)
+	fp, fq, se := logRatioSE(p, b.np, q, b.nq)
+	held := sign*(math.Log(fp)-math.Log(fq)) - HeldOutZ*se
+	if !(held > 0) {
+		return stat.Grouping{}, nil, false
+	}
+	path := greedyPath(a, b, sign, lo, hi, first, last, PeakShare*held)
+	z, confirm := 2.0, float64(b.np)
+	if par.Confirm > 0 {
+		confirm = float64(par.Confirm)
+	}
+	if par.Alpha > 0 {
+		z = numeric.UpperNormalQuantile(par.Alpha)
+	}
+	best, bestScore := path[0], math.Inf(-1)
+	for _, run := range path {
+		p, q := b.sum(run[0], run[1])
+		fp, fq, se := logRatioSE(p, b.np, q, b.nq)
+		_, _, seConf := logRatioSE(fp*confirm, confirm, fq*confirm, confirm)
+		if s := sign*(math.Log(fp)-math.Log(fq)) - z*seConf - PeakPenalty*se; s > bestScore {
+			best, bestScore = run, s
+		}
+	}
+	end := part.Cells()
+	if best[1]+1 < len(starts) {
+		end = starts[best[1]+1]
+	}
+	g := stat.Grouping{Groups: 2, Unlisted: 1, Partition: part, OfCell: make([]int, part.Cells())}
+	for c := range g.OfCell {
+		if c < starts[best[0]] || c >= end {
+			g.OfCell[c] = 1
+		}
+	}
+	return g, peakCells, true
+}
+
+// half is one half of a split screening: its counts per cell, and per
+// fine block cumulated (cp[i], cq[i]: the counts before fine block i).
+type half struct {
+	cell   [][2]float64
+	cp, cq []float64
+	np, nq float64
+}
+
+// sum returns the counts of fine blocks i … j.
+func (h half) sum(i, j int) (p, q float64) { return h.cp[j+1] - h.cp[i], h.cq[j+1] - h.cq[i] }
+
+// split is a screening of real outputs split into halves a and b by
+// splitScreening, with the first cell of each fine block (fineStarts).
+type split struct {
+	part   *stat.Partition
+	starts []int
+	a, b   half
+}
+
+// splitScreening splits a partition table's counts into two halves by
+// sending each draw to either with probability ½ (a binomial draw per
+// cell and side): two samples as independent as two screenings of half
+// the size, up to the split of their sizes. The split is seeded by the
+// table's sizes, so that one screening always splits the same way.
+func splitScreening(raw *stat.Table) *split {
+	r := rand.New(rand.NewPCG(uint64(raw.NP), uint64(raw.NQ)^0x7468696e))
+	coin := func(n int64) float64 {
+		k := 0
+		for ; n >= 64; n -= 64 {
+			k += bits.OnesCount64(r.Uint64())
+		}
+		if n > 0 {
+			k += bits.OnesCount64(r.Uint64() & (1<<n - 1))
+		}
+		return float64(k)
+	}
+	s := &split{part: raw.Partition, starts: fineStarts(raw)}
+	cells := raw.Partition.Cells()
+	s.a.cell, s.b.cell = make([][2]float64, cells), make([][2]float64, cells)
+	for _, c := range raw.Cells {
+		i := c.Value.(int)
+		ap, aq := coin(c.P), coin(c.Q)
+		bp, bq := float64(c.P)-ap, float64(c.Q)-aq
+		s.a.cell[i], s.b.cell[i] = [2]float64{ap, aq}, [2]float64{bp, bq}
+		s.a.np, s.a.nq, s.b.np, s.b.nq = s.a.np+ap, s.a.nq+aq, s.b.np+bp, s.b.nq+bq
+	}
+	s.a.cumulate(s.starts)
+	s.b.cumulate(s.starts)
+	return s
+}
+
+// cumulate sets h's counts before each fine block.
+func (h *half) cumulate(starts []int) {
+	h.cp, h.cq = make([]float64, len(starts)+1), make([]float64, len(starts)+1)
+	for k, s := range starts {
+		end := len(h.cell)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		h.cp[k+1], h.cq[k+1] = h.cp[k], h.cq[k]
+		for _, n := range h.cell[s:end] {
+			h.cp[k+1] += n[0]
+			h.cq[k+1] += n[1]
+		}
+	}
+}
+
+// fineStarts cuts a partition table's cells, in order, into fine blocks
+// of at least IntervalBlockCount outputs of both sides (the last may hold
+// fewer) and returns the first cell of each.
+func fineStarts(raw *stat.Table) []int {
+	counts := make([]int64, raw.Partition.Cells())
+	for _, c := range raw.Cells {
+		counts[c.Value.(int)] = c.P + c.Q
+	}
+	var starts []int
+	var sum int64
+	start := 0
+	for c, n := range counts {
+		if sum += n; sum >= IntervalBlockCount || c == len(counts)-1 {
+			starts, start, sum = append(starts, start), c+1, 0
+		}
+	}
+	return starts
+}
+
+// peakBlock is, among the screening's blocks whose cells lie in fine
+// blocks first … last, the one whose loss on h less PeakPenalty standard
+// errors is largest.
+func peakBlock(h half, blocks [][]int, sign float64, first, last int, starts []int) []int {
+	lo, hi := starts[first], len(h.cell)
+	if last+1 < len(starts) {
+		hi = starts[last+1]
+	}
+	var best []int
+	bestScore := math.Inf(-1)
+	for _, cells := range blocks {
+		if cells[0] < lo || cells[len(cells)-1] >= hi {
+			continue
+		}
+		var p, q float64
+		for _, c := range cells {
+			p, q = p+h.cell[c][0], q+h.cell[c][1]
+		}
+		fp, fq, se := logRatioSE(p, h.np, q, h.nq)
+		if s := sign*(math.Log(fp)-math.Log(fq)) - PeakPenalty*se; best == nil || s > bestScore {
+			best, bestScore = cells, s
+		}
+	}
+	if best == nil {
+		return blocks[0]
+	}
+	return best
+}
+
+// greedyPath grows a run of fine blocks from lo … hi one block at a time,
+// towards first or last, on the side whose run scores better on h by
+// ℓ̂(I) − PeakPenalty·se(I), and returns the first run and those on the
+// way whose loss on h is at least floor and which hold at most
+// MaxEventShare of either side's outputs of h, never one holding every
+// output of both sides (on h and other, the other half), whose loss is 0.
+func greedyPath(h, other half, sign float64, lo, hi, first, last int, floor float64) [][2]int {
+	every := func(i, j int) bool {
+		p, q := h.sum(i, j)
+		po, qo := other.sum(i, j)
+		return p+po == h.np+other.np && q+qo == h.nq+other.nq
+	}
+	loss := func(i, j int) (l, se float64) {
+		p, q := h.sum(i, j)
+		fp, fq, se := logRatioSE(p, h.np, q, h.nq)
+		return sign * (math.Log(fp) - math.Log(fq)), se
+	}
+	score := func(i, j int) float64 {
+		if every(i, j) {
+			return math.Inf(-1)
+		}
+		l, se := loss(i, j)
+		return l - PeakPenalty*se
+	}
+	path := [][2]int{{lo, hi}}
+	keeps := func(i, j int) bool {
+		p, q := h.sum(i, j)
+		l, _ := loss(i, j)
+		return !every(i, j) && l >= floor && max(p/h.np, q/h.nq) <= MaxEventShare
+	}
+	for i, j := lo, hi; i > first || j < last; {
+		left, right := math.Inf(-1), math.Inf(-1)
+		if i > first {
+			left = score(i-1, j)
+		}
+		if j < last {
+			right = score(i, j+1)
+		}
+		if left >= right && i > first {
+			i--
+		} else {
+			j++
+		}
+		if keeps(i, j) {
+			path = append(path, [2]int{i, j})
+		}
+	}
+	return path
 }

@@ -361,9 +361,11 @@ func sumZones(c []int64) []int64 {
 // by one and in ranges of adjacent values (stat.Table.Values); each
 // direction keeps the screening of higher rank, so a loss spread over many
 // values (the flat tail of a wide discrete Laplace) is found in ranges,
-// where each value's own estimate is too noisy to locate it.
-func DP[D any](src sampler.Source[D], rules plan.LocalRules) Criterion[D, local.Estimate] {
-	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount}}
+// where each value's own estimate is too noisy to locate it. The event of
+// real outputs is chosen for a confirmation of confirm draws per side at
+// level alpha (local.Params).
+func DP[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha float64) Criterion[D, local.Estimate] {
+	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount, Confirm: confirm, Alpha: alpha}}
 }
 
 type dpCriterion[D any] struct {

@@ -186,7 +186,7 @@ func main() {
 		}
 		for ei, e0 := range []float64{0.2, 0.7, 1.5} {
 			m, eps := s.mech(e0)
-			crit := search.DP(m, localRules(s.region, s.tau))
+			crit := search.DP(m, localRules(s.region, s.tau), s.N, *alpha)
 			var lbs []float64
 			t0 := time.Now()
 			for r := 0; r < *reps; r++ {
@@ -246,7 +246,7 @@ func mse(reps int, seed uint64) {
 	}
 	for _, c := range cases {
 		for _, n := range []int{5000, 20000} {
-			crit := search.DP(c.m, localRules(c.region, 1e-3))
+			crit := search.DP(c.m, localRules(c.region, 1e-3), 0, 0)
 			sum := 0.0
 			for r := 0; r < reps; r++ {
 				xy, yx, err := crit.Screen(seed^uint64(n)<<20^uint64(r), c.pair, plan.StageOf(n))
@@ -298,7 +298,7 @@ func dataCentric(reps int, seed uint64) {
 		{"Report Noisy Max", sampler.Discrete(rnm.Sample), rnmPairs, [2]float64{}},
 		{"cont. Noisy Max", sampler.Real(cnm.Sample), cnmPairs, [2]float64{-1, 2}},
 	} {
-		crit := search.DP(c.m, localRules(c.region, 1e-3))
+		crit := search.DP(c.m, localRules(c.region, 1e-3), 50_000, 0.05)
 		var lbs []float64
 		for r := 0; r < reps; r++ {
 			lb, err := mpl(crit, c.pairs, 20_000, 50_000, 0.05, seed^uint64(r)*0x51ed2701)
