@@ -457,7 +457,7 @@ func fineStarts(raw *stat.Table) []int {
 
 // peakBlock is, among the screening's blocks whose cells lie in fine
 // blocks first … last, the one whose loss on h less PeakPenalty standard
-// errors is largest.
+// errors is largest (the cells of fine block first if none lies there).
 func peakBlock(h half, blocks [][]int, sign float64, first, last int, starts []int) []int {
 	lo, hi := starts[first], len(h.cell)
 	if last+1 < len(starts) {
@@ -478,8 +478,14 @@ func peakBlock(h half, blocks [][]int, sign float64, first, last int, starts []i
 			best, bestScore = cells, s
 		}
 	}
-	if best == nil {
-		return blocks[0]
+	if best == nil { // no screening block lies within: the first fine block
+		end := len(h.cell)
+		if first+1 < len(starts) {
+			end = starts[first+1]
+		}
+		for c := starts[first]; c < end; c++ {
+			best = append(best, c)
+		}
 	}
 	return best
 }
