@@ -119,7 +119,11 @@ type Report struct {
 	// own criteria.
 	Tester string
 	// Location is, for a DP claim, the output t̂ where the witness's loss
-	// peaks: a float64 for real outputs, the value itself for discrete ones.
+	// peaks and its event lies: a float64 for real outputs, the value
+	// itself for discrete ones. For real outputs it is where the event was
+	// grown from, the peak on the half of the screening that chose the
+	// event, which can differ from the peak of the whole screening's
+	// LossCurve.
 	Location any
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],

@@ -289,3 +289,18 @@ func TestGreedyPathKeepsThePeak(t *testing.T) {
 		require.LessOrEqual(t, max(p/h.np, q/h.nq), MaxEventShare, "run %v", run)
 	}
 }
+
+// A half with no draws of one side (a tiny screening split in two) has
+// losses that are NaN; grown inside a region that ends before the last
+// fine block, the path still stops at the region's end.
+func TestGreedyPathWithAnEmptySide(t *testing.T) {
+	var h half
+	h.cell = [][2]float64{{0, 10}, {0, 20}, {0, 30}, {0, 40}, {0, 50}}
+	h.np, h.nq = 0, 150
+	h.cumulate([]int{0, 1, 2, 3, 4})
+	require.NotPanics(t, func() {
+		for _, run := range greedyPath(h, h, 1, 2, 2, 0, 2, math.Inf(-1)) {
+			require.LessOrEqual(t, run[1], 2, "run %v past the region", run)
+		}
+	})
+}

@@ -65,11 +65,12 @@ var ErrNoFloor = errors.New("local: the screening needs a floor τ or a floor co
 // t̂ maximises ℓ̂(t) − PeakPenalty·se(t), so that a value seen a handful of
 // times does not win by noise (ties go to the smallest fmt.Sprint, so the
 // choice does not depend on map order). The event of each direction is,
-// for real outputs, an interval of cells around where the loss peaks,
-// chosen on half of the screening's draws for the bound the other half
-// predicts (intervalEvent); for discrete outputs, and for real ones whose
-// held-out half shows no loss at the peak, the set of values or blocks
-// within EventSlack of the peak loss.
+// for real outputs and numbers screened in ranges (any table with a
+// Partition), an interval of cells around where the loss peaks, chosen on
+// half of the screening's draws for the bound the other half predicts
+// (intervalEvent); for values screened one by one, and where the held-out
+// half shows no loss at the peak, the set of values or blocks within
+// EventSlack of the peak loss.
 func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	if !(par.Tau > 0 || par.FloorCount > 0) {
 		return xy, yx, ErrNoFloor
@@ -285,30 +286,33 @@ const (
 // quarter of a screening block of where the loss changes.
 const IntervalBlockCount = BlockCount / 4
 
-// intervalEvent is the event of one direction (sign) of real outputs: an
-// interval of cells around where the loss peaks, chosen for the bound its
-// confirmation will give. The screening's counts are split, draw by draw
-// (binomial thinning), into halves A and B. On A it finds the peak block
-// and grows a run of fine blocks from it, one block at a time towards the
-// side whose run scores better by ℓ̂_A(I) − PeakPenalty·se_A(I); each run
-// on that path is then judged on B, which did not choose it, by the bound
-// a confirmation of Confirm draws per side at level Alpha predicts:
+// intervalEvent is the event of one direction (sign) of real outputs, or
+// of numbers screened in ranges (ordered like them): an interval of cells
+// around where the loss peaks, chosen for the bound its confirmation will
+// give. The screening's counts are split, draw by draw (binomial
+// thinning), into halves A and B. On A it finds the peak block and grows a
+// run of fine blocks from it, one block at a time towards the side whose
+// run scores better by ℓ̂_A(I) − PeakPenalty·se_A(I); each run on that
+// path is then judged on B, which did not choose it, by the bound a
+// confirmation of Confirm draws per side at level Alpha predicts:
 //
 //	ℓ̂_B(I) − z_{1−α}·se_conf(I) − PeakPenalty·se_B(I),
 //	ℓ̂(I) = sign·(ln p̂_x(I) − ln p̂_x′(I)),
 //
 // and the best is the event (the held-out penalty keeps the narrow runs
 // near the start of the path, whose held-out losses are nearly
-// independent, from winning by chance). The runs on the path keep the
-// peak's loss and do not hold most outputs (HeldOutZ, PeakShare and
-// MaxEventShare); where B shows no loss at A's peak (ok false), the
-// screening cannot tell where the loss peaks, and the caller keeps the
-// blocks within EventSlack of its peak instead. A loss
-// with a narrow peak (a cusp, where a mixture's narrowest component is
-// centred) is confirmed where it stays high; a loss flat on a half-line
-// (the Laplace mechanism) over the half-line, whose probability makes the
-// confirmation precise. Choosing on the same draws that measure would
-// prefer narrow runs whose loss is high by chance. The ratio of any
+// independent, from winning by chance). The runs grown beyond the peak's
+// own keep its loss and do not hold most outputs (HeldOutZ, PeakShare and
+// MaxEventShare; the peak's own run is kept whatever it holds, as the
+// older event keeps the peak's block). Where B shows no loss at A's peak
+// (ok false), the screening cannot tell where the loss peaks, and the
+// caller keeps the blocks within EventSlack of its peak instead.
+//
+// A loss with a narrow peak (a cusp, where a mixture's narrowest component
+// is centred) is so confirmed where it stays high; a loss flat on a
+// half-line (the Laplace mechanism) over the half-line, whose probability
+// makes the confirmation precise. Choosing on the same draws that measure
+// would prefer narrow runs whose loss is high by chance. The ratio of any
 // interval's probabilities is an average of the ratios inside it ([AKD22],
 // Theorem 1's "≤" half), so the confirmed event bounds the loss from below
 // whatever interval is chosen. It also returns the cells of the block the
@@ -323,15 +327,16 @@ func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (eve
 		return k
 	}
 	first, last := 0, len(starts)-1
-	if par.Region != [2]float64{} {
-		for first < last && part.Point(starts[first]) < par.Region[0] {
+	if par.Region != [2]float64{} { // as screened: by a block's middle cell
+		middle := func(k int) float64 { from, to := halves.cellsOf(k); return part.Point((from + to - 1) / 2) }
+		for first < last && middle(first) < par.Region[0] {
 			first++
 		}
-		for last > first && part.Point(starts[last]) > par.Region[1] {
+		for last > first && middle(last) > par.Region[1] {
 			last--
 		}
 	}
-	peakCells := peakBlock(a, blocks, sign, first, last, starts)
+	peakCells := halves.peakBlock(blocks, sign, first, last)
 	lo, hi := blockOf(peakCells[0]), blockOf(peakCells[len(peakCells)-1])
 	p, q := b.sum(lo, hi)
 	fp, fq, se := logRatioSE(p, b.np, q, b.nq)
@@ -356,10 +361,7 @@ func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (eve
 			best, bestScore = run, s
 		}
 	}
-	end := part.Cells()
-	if best[1]+1 < len(starts) {
-		end = starts[best[1]+1]
-	}
+	_, end := halves.cellsOf(best[1])
 	g := stat.Grouping{Groups: 2, Unlisted: 1, Partition: part, OfCell: make([]int, part.Cells())}
 	for c := range g.OfCell {
 		if c < starts[best[0]] || c >= end {
@@ -406,12 +408,14 @@ func splitScreening(raw *stat.Table) *split {
 		return float64(k)
 	}
 	s := &split{part: raw.Partition, starts: fineStarts(raw)}
-	cells := raw.Partition.Cells()
-	s.a.cell, s.b.cell = make([][2]float64, cells), make([][2]float64, cells)
-	for _, c := range raw.Cells {
-		i := c.Value.(int)
-		ap, aq := coin(c.P), coin(c.Q)
-		bp, bq := float64(c.P)-ap, float64(c.Q)-aq
+	counts := make([][2]int64, raw.Partition.Cells())
+	for _, c := range raw.Cells { // the coins go in cell order, not the table's
+		counts[c.Value.(int)] = [2]int64{c.P, c.Q}
+	}
+	s.a.cell, s.b.cell = make([][2]float64, len(counts)), make([][2]float64, len(counts))
+	for i, n := range counts {
+		ap, aq := coin(n[0]), coin(n[1])
+		bp, bq := float64(n[0])-ap, float64(n[1])-aq
 		s.a.cell[i], s.b.cell[i] = [2]float64{ap, aq}, [2]float64{bp, bq}
 		s.a.np, s.a.nq, s.b.np, s.b.nq = s.a.np+ap, s.a.nq+aq, s.b.np+bp, s.b.nq+bq
 	}
@@ -455,14 +459,26 @@ func fineStarts(raw *stat.Table) []int {
 	return starts
 }
 
-// peakBlock is, among the screening's blocks whose cells lie in fine
-// blocks first … last, the one whose loss on h less PeakPenalty standard
-// errors is largest (the cells of fine block first if none lies there).
-func peakBlock(h half, blocks [][]int, sign float64, first, last int, starts []int) []int {
-	lo, hi := starts[first], len(h.cell)
-	if last+1 < len(starts) {
-		hi = starts[last+1]
+// cellsOf returns the cells [from, to) of fine block k.
+func (s *split) cellsOf(k int) (from, to int) {
+	to = s.part.Cells()
+	if k+1 < len(s.starts) {
+		to = s.starts[k+1]
 	}
+	return s.starts[k], to
+}
+
+// peakBlock is, among the screening's blocks whose cells lie in fine
+// blocks first … last, the one whose loss on half A less PeakPenalty
+// standard errors is largest; if none lies there, the best fine block.
+func (s *split) peakBlock(blocks [][]int, sign float64, first, last int) []int {
+	h := s.a
+	score := func(p, q float64) float64 {
+		fp, fq, se := logRatioSE(p, h.np, q, h.nq)
+		return sign*(math.Log(fp)-math.Log(fq)) - PeakPenalty*se
+	}
+	lo, _ := s.cellsOf(first)
+	_, hi := s.cellsOf(last)
 	var best []int
 	bestScore := math.Inf(-1)
 	for _, cells := range blocks {
@@ -473,19 +489,22 @@ func peakBlock(h half, blocks [][]int, sign float64, first, last int, starts []i
 		for _, c := range cells {
 			p, q = p+h.cell[c][0], q+h.cell[c][1]
 		}
-		fp, fq, se := logRatioSE(p, h.np, q, h.nq)
-		if s := sign*(math.Log(fp)-math.Log(fq)) - PeakPenalty*se; best == nil || s > bestScore {
-			best, bestScore = cells, s
+		if sc := score(p, q); best == nil || sc > bestScore {
+			best, bestScore = cells, sc
 		}
 	}
-	if best == nil { // no screening block lies within: the first fine block
-		end := len(h.cell)
-		if first+1 < len(starts) {
-			end = starts[first+1]
+	if best != nil {
+		return best
+	}
+	k := first
+	for j := first; j <= last; j++ {
+		if sc := score(h.sum(j, j)); sc > bestScore {
+			k, bestScore = j, sc
 		}
-		for c := starts[first]; c < end; c++ {
-			best = append(best, c)
-		}
+	}
+	from, to := s.cellsOf(k)
+	for c := from; c < to; c++ {
+		best = append(best, c)
 	}
 	return best
 }
@@ -528,7 +547,7 @@ func greedyPath(h, other half, sign float64, lo, hi, first, last int, floor floa
 		if j < last {
 			right = score(i, j+1)
 		}
-		if left >= right && i > first {
+		if i > first && (j == last || left >= right) {
 			i--
 		} else {
 			j++

@@ -363,7 +363,8 @@ func sumZones(c []int64) []int64 {
 // values (the flat tail of a wide discrete Laplace) is found in ranges,
 // where each value's own estimate is too noisy to locate it. The event of
 // real outputs is chosen for a confirmation of confirm draws per side at
-// level alpha (local.Params).
+// level alpha (local.Params): the planned one, also when an early or quick
+// look confirms on fewer draws (which only costs that look some power).
 func DP[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha float64) Criterion[D, local.Estimate] {
 	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount, Confirm: confirm, Alpha: alpha}}
 }
