@@ -23,9 +23,8 @@ import (
 // outputs, over the region C ([Region]) and finds where it peaks (DPL,
 // Algorithm 3); the two largest are confirmed twice on fresh samples (MPL,
 // Algorithm 4) in an event around the peak, and the bound is eq. (26). The
-// event of discrete outputs screened value by value is the values whose
-// screening loss stays within 10% of the peak; that of real outputs (and
-// of numbers too sparse to screen one by one, screened in ranges) is an
+// event of discrete outputs is the values (or ranges of numbers) whose
+// screening loss stays within 10% of the peak; that of real outputs is an
 // interval of cells around the peak, grown on half of the screening's
 // draws and chosen on the other half for the bound the confirmation will
 // give (a loss with a narrow peak is confirmed where it stays high, one

@@ -65,12 +65,12 @@ var ErrNoFloor = errors.New("local: the screening needs a floor τ or a floor co
 // t̂ maximises ℓ̂(t) − PeakPenalty·se(t), so that a value seen a handful of
 // times does not win by noise (ties go to the smallest fmt.Sprint, so the
 // choice does not depend on map order). The event of each direction is,
-// for real outputs and numbers screened in ranges (any table with a
-// Partition), an interval of cells around where the loss peaks, chosen on
-// half of the screening's draws for the bound the other half predicts
-// (intervalEvent); for values screened one by one, and where the held-out
-// half shows no loss at the peak, the set of values or blocks within
-// EventSlack of the peak loss.
+// for real outputs, an interval of cells around where the loss peaks,
+// chosen on half of the screening's draws for the bound the other half
+// predicts (intervalEvent); for discrete outputs (numbers screened in
+// ranges too: their order may mean nothing, as for bit patterns read as
+// integers), and for real ones whose held-out half shows no loss at the
+// peak, the set of values or blocks within EventSlack of the peak loss.
 func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	if !(par.Tau > 0 || par.FloorCount > 0) {
 		return xy, yx, ErrNoFloor
@@ -87,7 +87,9 @@ func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	var blocks [][]int
 	var halves *split
 	if t.Partition != nil {
-		halves = splitScreening(t)
+		if t.Values == nil { // real outputs, not numbers screened in ranges
+			halves = splitScreening(t)
+		}
 		t, blocks = adjacentBlocks(t)
 	}
 	cells := screened(t, blocks, par.Region, np, nq, tau)
@@ -183,7 +185,7 @@ func peak(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign f
 		}
 	}
 	top := sign * cells[best].l
-	if t.Partition != nil {
+	if halves != nil {
 		if event, around, ok := intervalEvent(halves, blocks, sign, par); ok {
 			return Estimate{Loss: top, StdErr: cells[best].se, Event: event, Location: point(t.Partition, around)}
 		}
@@ -286,10 +288,9 @@ const (
 // quarter of a screening block of where the loss changes.
 const IntervalBlockCount = BlockCount / 4
 
-// intervalEvent is the event of one direction (sign) of real outputs, or
-// of numbers screened in ranges (ordered like them): an interval of cells
-// around where the loss peaks, chosen for the bound its confirmation will
-// give. The screening's counts are split, draw by draw (binomial
+// intervalEvent is the event of one direction (sign) of real outputs: an
+// interval of cells around where the loss peaks, chosen for the bound its
+// confirmation will give. The screening's counts are split, draw by draw (binomial
 // thinning), into halves A and B. On A it finds the peak block and grows a
 // run of fine blocks from it, one block at a time towards the side whose
 // run scores better by ℓ̂_A(I) − PeakPenalty·se_A(I); each run on that
