@@ -290,12 +290,12 @@ const IntervalBlockCount = BlockCount / 4
 
 // intervalEvent is the event of one direction (sign) of real outputs: an
 // interval of cells around where the loss peaks, chosen for the bound its
-// confirmation will give. The screening's counts are split, draw by draw (binomial
-// thinning), into halves A and B. On A it finds the peak block and grows a
-// run of fine blocks from it, one block at a time towards the side whose
-// run scores better by ℓ̂_A(I) − PeakPenalty·se_A(I); each run on that
-// path is then judged on B, which did not choose it, by the bound a
-// confirmation of Confirm draws per side at level Alpha predicts:
+// confirmation will give. The screening's counts are split, draw by draw
+// (binomial thinning), into halves A and B. On A it finds the peak block
+// and grows a run of fine blocks from it, one block at a time towards the
+// side whose run scores better by ℓ̂_A(I) − PeakPenalty·se_A(I); each run
+// on that path is then judged on B, which did not choose it, by the bound
+// a confirmation of Confirm draws per side at level Alpha predicts:
 //
 //	ℓ̂_B(I) − z_{1−α}·se_conf(I) − PeakPenalty·se_B(I),
 //	ℓ̂(I) = sign·(ln p̂_x(I) − ln p̂_x′(I)),
@@ -394,8 +394,9 @@ type split struct {
 // splitScreening splits a partition table's counts into two halves by
 // sending each draw to either with probability ½ (a binomial draw per
 // cell and side): two samples as independent as two screenings of half
-// the size, up to the split of their sizes. The split is seeded by the
-// table's sizes, so that one screening always splits the same way.
+// the size, up to the split of their sizes. The coins are seeded by the
+// table's sizes, so that one screening always splits the same way (they
+// do not depend on the counts, so the halves stay independent).
 func splitScreening(raw *stat.Table) *split {
 	r := rand.New(rand.NewPCG(uint64(raw.NP), uint64(raw.NQ)^0x7468696e))
 	coin := func(n int64) float64 {
