@@ -248,8 +248,9 @@ func TestDPCrossCheckFailureText(t *testing.T) {
 // position, whose loss the screening sees nowhere; an event of nearly
 // every output has a loss near 0 and a tiny error, and made a pass saying
 // that a value of 0.013 would have been caught. An event of real outputs
-// now keeps half of the peak's loss and at most three quarters of either
-// side's outputs.
+// is now an interval only where the held-out half of the screening shows
+// a loss at the peak, keeping half of it and at most three quarters of
+// either side's outputs; elsewhere it is the blocks near the peak's loss.
 func TestDPDoesNotClaimAResolutionItLacksOnRealOutputs(t *testing.T) {
 	p := fixtures.Pair[[]float64]{X: []float64{0, 0, 0, 0, 0, 1}, Y: []float64{1, 1, 1, 1, 1, 0}}
 	s3 := mechanisms.SVT3{Eps: 0.01, C: 1}
