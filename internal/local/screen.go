@@ -340,8 +340,8 @@ func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (eve
 	peakCells := halves.peakBlock(blocks, sign, first, last)
 	lo, hi := blockOf(peakCells[0]), blockOf(peakCells[len(peakCells)-1])
 	p, q := b.sum(lo, hi)
-	fp, fq, se := logRatioSE(p, b.np, q, b.nq)
-	held := sign*(math.Log(fp)-math.Log(fq)) - HeldOutZ*se
+	l, se, _, _ := b.loss(p, q, sign)
+	held := l - HeldOutZ*se
 	if !(held > 0) {
 		return stat.Grouping{}, nil, false
 	}
@@ -356,9 +356,9 @@ func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (eve
 	best, bestScore := path[0], math.Inf(-1)
 	for _, run := range path {
 		p, q := b.sum(run[0], run[1])
-		fp, fq, se := logRatioSE(p, b.np, q, b.nq)
+		l, se, fp, fq := b.loss(p, q, sign)
 		_, _, seConf := logRatioSE(fp*confirm, confirm, fq*confirm, confirm)
-		if s := sign*(math.Log(fp)-math.Log(fq)) - z*seConf - PeakPenalty*se; s > bestScore {
+		if s := l - z*seConf - PeakPenalty*se; s > bestScore {
 			best, bestScore = run, s
 		}
 	}
@@ -382,6 +382,13 @@ type half struct {
 
 // sum returns the counts of fine blocks i … j.
 func (h half) sum(i, j int) (p, q float64) { return h.cp[j+1] - h.cp[i], h.cq[j+1] - h.cq[i] }
+
+// loss is the signed loss sign·(ln p̂ − ln q̂) of counts p and q of h, its
+// standard error, and the frequencies p̂, q̂ (logRatioSE).
+func (h half) loss(p, q, sign float64) (l, se, fp, fq float64) {
+	fp, fq, se = logRatioSE(p, h.np, q, h.nq)
+	return sign * (math.Log(fp) - math.Log(fq)), se, fp, fq
+}
 
 // split is a screening of real outputs split into halves a and b by
 // splitScreening, with the first cell of each fine block (fineStarts).
@@ -409,11 +416,11 @@ func splitScreening(raw *stat.Table) *split {
 		}
 		return float64(k)
 	}
-	s := &split{part: raw.Partition, starts: fineStarts(raw)}
 	counts := make([][2]int64, raw.Partition.Cells())
 	for _, c := range raw.Cells { // the coins go in cell order, not the table's
 		counts[c.Value.(int)] = [2]int64{c.P, c.Q}
 	}
+	s := &split{part: raw.Partition, starts: fineStarts(counts)}
 	s.a.cell, s.b.cell = make([][2]float64, len(counts)), make([][2]float64, len(counts))
 	for i, n := range counts {
 		ap, aq := coin(n[0]), coin(n[1])
@@ -442,19 +449,15 @@ func (h *half) cumulate(starts []int) {
 	}
 }
 
-// fineStarts cuts a partition table's cells, in order, into fine blocks
-// of at least IntervalBlockCount outputs of both sides (the last may hold
-// fewer) and returns the first cell of each.
-func fineStarts(raw *stat.Table) []int {
-	counts := make([]int64, raw.Partition.Cells())
-	for _, c := range raw.Cells {
-		counts[c.Value.(int)] = c.P + c.Q
-	}
+// fineStarts cuts a partition's cells, in order, into fine blocks of at
+// least IntervalBlockCount outputs of both sides (counts: each cell's) and
+// returns the first cell of each (the last block may hold fewer).
+func fineStarts(counts [][2]int64) []int {
 	var starts []int
 	var sum int64
 	start := 0
 	for c, n := range counts {
-		if sum += n; sum >= IntervalBlockCount || c == len(counts)-1 {
+		if sum += n[0] + n[1]; sum >= IntervalBlockCount || c == len(counts)-1 {
 			starts, start, sum = append(starts, start), c+1, 0
 		}
 	}
@@ -476,8 +479,8 @@ func (s *split) cellsOf(k int) (from, to int) {
 func (s *split) peakBlock(blocks [][]int, sign float64, first, last int) []int {
 	h := s.a
 	score := func(p, q float64) float64 {
-		fp, fq, se := logRatioSE(p, h.np, q, h.nq)
-		return sign*(math.Log(fp)-math.Log(fq)) - PeakPenalty*se
+		l, se, _, _ := h.loss(p, q, sign)
+		return l - PeakPenalty*se
 	}
 	lo, _ := s.cellsOf(first)
 	_, hi := s.cellsOf(last)
@@ -525,8 +528,8 @@ func greedyPath(h, other half, sign float64, lo, hi, first, last int, floor floa
 	}
 	loss := func(i, j int) (l, se float64) {
 		p, q := h.sum(i, j)
-		fp, fq, se := logRatioSE(p, h.np, q, h.nq)
-		return sign * (math.Log(fp) - math.Log(fq)), se
+		l, se, _, _ = h.loss(p, q, sign)
+		return l, se
 	}
 	score := func(i, j int) float64 {
 		if every(i, j) {
