@@ -529,3 +529,31 @@ func TestWithinFitsTheBudget(t *testing.T) {
 	_, err = dptest.AuditRDP(m, 2, 1, dptest.Within(0))
 	require.EqualError(t, err, "dptest: Within needs a positive duration, got 0s")
 }
+
+// NonDPGaussian2 at ε = 0.01, on (1) against (1, 0), has a true D_1.5 of
+// 0.0078, 375 times its claim: a loss of ±0.2 spread over half of the
+// outputs. The Rényi screening also weighs a single event (the two-point
+// divergence of the most telling cells) and used to predict its bound from
+// the held-out half's counts as they fell: among hundreds of prefixes,
+// the one whose few held draws erred most in its favour won, and its
+// confirmation then bounded nearly nothing (estimates 0.0003 against
+// 0.0078). At 5·10⁴ draws per side 32 audits in 100 ended inconclusive
+// (internal/experiments/table1), 7 of these 20. The prediction now moves
+// the held counts against each prefix, as the event criteria's does: 99
+// in 100 are detected, 19 of these 20, the other inconclusive (a miss must
+// never pass). The seeds are fixed, so the count is deterministic.
+func TestHeldOutLuckDoesNotChooseTheEvent(t *testing.T) {
+	m := mechanisms.NonDPGaussian2{Eps: 0.01, Delta: 0.01}
+	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}
+	detected := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		rep, err := dptest.AuditRDP(dptest.Continuous(m.Sample), 1.5, m.ClaimedRDP(1.5),
+			dptest.Pairs(pair), dptest.Samples(50_000), dptest.Seed(seed))
+		if rep.Violated {
+			detected++
+			continue
+		}
+		require.ErrorIs(t, err, dptest.ErrInconclusive, "seed %d passed: %s", seed, rep)
+	}
+	require.GreaterOrEqual(t, detected, 18, "of 20 audits")
+}
