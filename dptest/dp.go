@@ -20,7 +20,8 @@ import (
 // (found as by [RequireRDP]) and both directions, the screening estimates
 // the privacy loss ℓ̂(t) = ln f̂_X(t) − ln f̂_Y(t) with truncated frequency
 // estimates (TDDE, Algorithm 2) of values, or of blocks of cells of real
-// outputs, over the region C ([Region]) and finds where it peaks (DPL,
+// outputs (a value repeated among real outputs, an atom, is a block of its
+// own), over the region C ([Region]) and finds where it peaks (DPL,
 // Algorithm 3); the two largest are confirmed twice on fresh samples (MPL,
 // Algorithm 4) in an event around the peak, and the bound is eq. (26). The
 // event of discrete outputs is the values (or ranges of numbers) whose
