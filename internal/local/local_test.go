@@ -313,7 +313,7 @@ func TestGreedyPathWithAnEmptySide(t *testing.T) {
 // 0.05–0.26 (a sparse vector technique's last position of ⊤, a loss of
 // 1.45 at ε = 1, was screened at 0.44 so). Ten screenings of 5,000 draws
 // per side, each event's loss measured on 4·10⁵ fresh draws per side
-// (standard error about 0.05 at the atom): every one now peaks at the
+// (standard error about 0.02 at the atom): every one now peaks at the
 // atom and confirms 1.35–1.41, at least 1.2 required. The seeds are
 // fixed.
 func TestAnAtomIsABlockOfItsOwn(t *testing.T) {

@@ -106,23 +106,30 @@ func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 }
 
 // BlockCount is how many outputs of both sides a block of adjacent cells
-// of real outputs holds at least, for the local screening: the loss of a
-// block rests on about BlockCount/2 outputs per side, so that its noise
-// (about √(4/BlockCount)) stays well under the losses that matter, the
-// role a kernel's bandwidth plays in [AKD22]'s TKDE.
+// of real outputs holds at least, for the local screening (but for the
+// blocks beside an atom: see adjacentBlocks): the loss of a block rests
+// on about BlockCount/2 outputs per side, so that its noise (about
+// √(4/BlockCount)) stays well under the losses that matter, the role a
+// kernel's bandwidth plays in [AKD22]'s TKDE.
 const BlockCount = 800
 
 // adjacentBlocks merges adjacent cells of a partition table into blocks of
-// at least BlockCount outputs (the last short block joins the one before):
-// it returns the table of blocks (each Cell's Value its block index) and
-// the cells of each block. A cell of one value that the screening saw
-// (stat.Partition.Atom) is a block of its own, the cells around it blocks
-// of their own however short: an atom's loss is its own, not its
-// neighbours' (a sparse vector technique's position of ⊤, whose last value
-// has a loss of 1.45 at ε = 1, merged with the two before it into a block
-// of 0.44).
+// at least BlockCount outputs (a last short block joins the one before):
+// it returns the table of blocks (each Cell's Value its block index; a
+// block neither side reached is left out of it) and the cells of each
+// block. For real outputs and vectors (not numbers screened in ranges), a
+// cell of one value that the screening saw (atomSeen) is a block of its
+// own, and the cells
+// between two such atoms a block however few outputs they hold: an
+// atom's loss is its own, not its neighbours' (a sparse vector technique's
+// last position of ⊤, a loss of 1.45 at ε = 1, merged with the two before
+// it into a block of 0.44). A vector's learned score that is a step
+// function (a sum of per-cell log-ratios) has atoms at the steps a cell's
+// worth of the pilot repeats (stat.ScorePartitionOf): each is the outputs
+// the score gives one log-ratio, whose loss is theirs too.
 func adjacentBlocks(t *stat.Table) (*stat.Table, [][]int) {
 	counts := cellCounts(t)
+	atoms := ownAtoms(t)
 	var blocks [][]int
 	var sums [][2]int64
 	var cur []int
@@ -133,24 +140,12 @@ func adjacentBlocks(t *stat.Table) (*stat.Table, [][]int) {
 		cur, sum, lastAtom = nil, [2]int64{}, atom
 	}
 	for c, n := range counts {
-		if atomSeen(t.Partition, c, n) {
-			var pending []int // cells seen by neither side before the atom
-			switch {
-			case len(cur) > 0 && sum[0]+sum[1] > 0:
+		if atoms && atomSeen(t.Partition, c, n) {
+			if len(cur) > 0 {
 				closeBlock(false)
-			case len(cur) > 0 && len(blocks) > 0:
-				blocks[len(blocks)-1] = append(blocks[len(blocks)-1], cur...)
-			default:
-				pending = cur
 			}
-			cur, sum = append(pending, c), n
+			cur, sum = []int{c}, n
 			closeBlock(true)
-			continue
-		}
-		if n == [2]int64{} && len(cur) == 0 && len(blocks) > 0 {
-			// Unseen after a closed block: with it, so that no block
-			// is empty.
-			blocks[len(blocks)-1] = append(blocks[len(blocks)-1], c)
 			continue
 		}
 		cur = append(cur, c)
@@ -161,7 +156,7 @@ func adjacentBlocks(t *stat.Table) (*stat.Table, [][]int) {
 		}
 	}
 	if len(cur) > 0 {
-		if len(blocks) == 0 || lastAtom && sum[0]+sum[1] > 0 {
+		if len(blocks) == 0 || lastAtom {
 			closeBlock(false)
 		} else {
 			last := len(blocks) - 1
@@ -172,10 +167,17 @@ func adjacentBlocks(t *stat.Table) (*stat.Table, [][]int) {
 	}
 	out := &stat.Table{NP: t.NP, NQ: t.NQ, Partition: t.Partition}
 	for b, s := range sums {
-		out.Cells = append(out.Cells, stat.Cell{Value: b, P: s[0], Q: s[1]})
+		if s != [2]int64{} {
+			out.Cells = append(out.Cells, stat.Cell{Value: b, P: s[0], Q: s[1]})
+		}
 	}
 	return out, blocks
 }
+
+// ownAtoms reports whether the atoms of partition table t get blocks of
+// their own: those of real outputs and vectors, not those of numbers
+// screened in ranges (stat.Table.Values), whose order may mean nothing.
+func ownAtoms(t *stat.Table) bool { return t.Values == nil }
 
 // cellCounts returns the counts of both sides in every cell of a partition
 // table, in the partition's order.
@@ -193,16 +195,9 @@ func atomSeen(p *stat.Partition, c int, n [2]int64) bool {
 	return p.Atom(c) && n[0]+n[1] > 0
 }
 
-// point is the representative output of a block: its atom's value, or
-// that of its middle cell.
-func point(p *stat.Partition, block []int) float64 {
-	for _, c := range block {
-		if p.Atom(c) {
-			return p.Point(c)
-		}
-	}
-	return p.Point(block[len(block)/2])
-}
+// point is the representative output of a block: that of its middle cell
+// (an atom's block is its one cell).
+func point(p *stat.Partition, block []int) float64 { return p.Point(block[len(block)/2]) }
 
 // cellLoss is one value or cell: its floored loss and standard error.
 type cellLoss struct {
@@ -335,9 +330,10 @@ const (
 )
 
 // IntervalBlockCount is the least number of outputs of both sides in each
-// of the fine blocks at which intervalEvent's runs of cells start and end:
-// a quarter of BlockCount, so that an event's ends fall within about a
-// quarter of a screening block of where the loss changes.
+// of the fine blocks at which intervalEvent's runs of cells start and end
+// (but for those beside an atom: see fineStarts): a quarter of
+// BlockCount, so that an event's ends fall within about a quarter of a
+// screening block of where the loss changes.
 const IntervalBlockCount = BlockCount / 4
 
 // intervalEvent is the event of one direction (sign) of real outputs: an
@@ -469,7 +465,7 @@ func splitScreening(raw *stat.Table) *split {
 		return float64(k)
 	}
 	counts := cellCounts(raw) // the coins go in cell order, not the table's
-	s := &split{part: raw.Partition, starts: fineStarts(raw.Partition, counts)}
+	s := &split{part: raw.Partition, starts: fineStarts(raw.Partition, counts, ownAtoms(raw))}
 	s.a.cell, s.b.cell = make([][2]float64, len(counts)), make([][2]float64, len(counts))
 	for i, n := range counts {
 		ap, aq := coin(n[0]), coin(n[1])
@@ -500,18 +496,19 @@ func (h *half) cumulate(starts []int) {
 
 // fineStarts cuts a partition's cells, in order, into fine blocks of at
 // least IntervalBlockCount outputs of both sides (counts: each cell's) and
-// returns the first cell of each (the last block may hold fewer). A cell
-// of one value the screening saw is a fine block of its own, as in
-// adjacentBlocks.
-func fineStarts(part *stat.Partition, counts [][2]int64) []int {
+// returns the first cell of each: a seen atom is a fine block of its own,
+// as in adjacentBlocks (atoms set), and the block before an atom, or the
+// last, may hold fewer.
+func fineStarts(part *stat.Partition, counts [][2]int64, atoms bool) []int {
 	var starts []int
 	var sum int64
 	start := 0
 	for c, n := range counts {
-		if atomSeen(part, c, n) && c > start {
+		atom := atoms && atomSeen(part, c, n)
+		if atom && c > start {
 			starts, start, sum = append(starts, start), c, 0
 		}
-		if sum += n[0] + n[1]; sum >= IntervalBlockCount || c == len(counts)-1 || atomSeen(part, c, n) {
+		if sum += n[0] + n[1]; sum >= IntervalBlockCount || c == len(counts)-1 || atom {
 			starts, start, sum = append(starts, start), c+1, 0
 		}
 	}
