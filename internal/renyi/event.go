@@ -131,10 +131,10 @@ func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, m
 // size: the held-out half is a twentieth of a confirmation, and among many
 // prefixes the one whose held counts erred most in its favour would
 // otherwise win (a far-tail event whose Gaussian-DP level the held draws
-// overstate; a Rényi event of NonDPGaussian2 at ε = 0.01 predicted above
-// the grouped cells in a third of its screenings and confirmed a
-// twentieth of the truth; a Gaussian's far tail at λ = 2, predicted at
-// 4.0 and confirmed at 2.1 of a true 3.7).
+// overstate; a Rényi event of NonDPGaussian2 at ε = 0.01, chosen over
+// the grouped cells, that confirmed a twentieth of the truth, a third of
+// its audits at 5·10⁴ draws ending inconclusive so; a Gaussian's far tail
+// at λ = 2, predicted at 3.7 and confirmed at 1.1 of a true 3.7).
 const HeldPenalty = 1
 
 // bestCut orders the cells (orderCells, by keys) and returns the index of the last
