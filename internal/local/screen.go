@@ -119,8 +119,8 @@ const BlockCount = 800
 // block neither side reached is left out of it) and the cells of each
 // block. For real outputs and vectors (not numbers screened in ranges), a
 // cell of one value that the screening saw (atomSeen) is a block of its
-// own, and the cells
-// between two such atoms a block however few outputs they hold: an
+// own, and the run of cells before it closes a block however few outputs
+// it holds (a run after the last atom is a block of its own too): an
 // atom's loss is its own, not its neighbours' (a sparse vector technique's
 // last position of ⊤, a loss of 1.45 at ε = 1, merged with the two before
 // it into a block of 0.44). A vector's learned score that is a step
@@ -496,9 +496,9 @@ func (h *half) cumulate(starts []int) {
 
 // fineStarts cuts a partition's cells, in order, into fine blocks of at
 // least IntervalBlockCount outputs of both sides (counts: each cell's) and
-// returns the first cell of each: a seen atom is a fine block of its own,
-// as in adjacentBlocks (atoms set), and the block before an atom, or the
-// last, may hold fewer.
+// returns the first cell of each: when atoms is set, a seen atom is a
+// fine block of its own, as in adjacentBlocks, and the block before an
+// atom may hold fewer; so may the last.
 func fineStarts(part *stat.Partition, counts [][2]int64, atoms bool) []int {
 	var starts []int
 	var sum int64
