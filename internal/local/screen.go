@@ -63,7 +63,8 @@ var ErrNoFloor = errors.New("local: the screening needs a floor τ or a floor co
 //
 // maximised for D(x→x′) and minimised (sign flipped) for D(x′→x), over
 // the values of discrete outputs or the blocks of adjacent cells of real
-// ones (adjacentBlocks; an atom is a block of its own). The peak
+// ones (adjacentBlocks; an atom is a block of its own, but for numbers
+// screened in ranges). The peak
 // t̂ maximises ℓ̂(t) − PeakPenalty·se(t), so that a value seen a handful of
 // times does not win by noise (ties go to the smallest fmt.Sprint, so the
 // choice does not depend on map order). The event of each direction is,
@@ -120,7 +121,7 @@ const BlockCount = 800
 // block. For real outputs and vectors (not numbers screened in ranges), a
 // cell of one value that the screening saw (atomSeen) is a block of its
 // own, and the run of cells before it closes a block however few outputs
-// it holds (a run after the last atom is a block of its own too): an
+// it holds (so does a short run after the last atom): an
 // atom's loss is its own, not its neighbours' (a sparse vector technique's
 // last position of ⊤, a loss of 1.45 at ε = 1, merged with the two before
 // it into a block of 0.44). A vector's learned score that is a step

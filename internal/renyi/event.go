@@ -132,7 +132,7 @@ func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, m
 // prefixes the one whose held counts erred most in its favour would
 // otherwise win (a far-tail event whose Gaussian-DP level the held draws
 // overstate; a Rényi event of NonDPGaussian2 at ε = 0.01, chosen over
-// the grouped cells, that confirmed a twentieth of the truth, a third of
+// the grouped cells, that confirmed a twenty-fifth of the truth, a third of
 // its audits at 5·10⁴ draws ending inconclusive so; a Gaussian's far tail
 // at λ = 2, predicted at 3.7 and confirmed at 1.1 of a true 3.7).
 const HeldPenalty = 1
