@@ -129,42 +129,12 @@ const BlockCount = 800
 // worth of the pilot repeats (stat.ScorePartitionOf): each is the outputs
 // the score gives one log-ratio, whose loss is theirs too.
 func adjacentBlocks(t *stat.Table) (*stat.Table, [][]int) {
-	counts := cellCounts(t)
-	atoms := ownAtoms(t)
-	var blocks [][]int
-	var sums [][2]int64
-	var cur []int
-	var sum [2]int64
-	lastAtom := false // the last block closed is an atom's
-	closeBlock := func(atom bool) {
-		blocks, sums = append(blocks, cur), append(sums, sum)
-		cur, sum, lastAtom = nil, [2]int64{}, atom
-	}
-	for c, n := range counts {
-		if atoms && atomSeen(t.Partition, c, n) {
-			if len(cur) > 0 {
-				closeBlock(false)
-			}
-			cur, sum = []int{c}, n
-			closeBlock(true)
-			continue
-		}
-		cur = append(cur, c)
-		sum[0] += n[0]
-		sum[1] += n[1]
-		if sum[0]+sum[1] >= BlockCount {
-			closeBlock(false)
-		}
-	}
-	if len(cur) > 0 {
-		if len(blocks) == 0 || lastAtom {
-			closeBlock(false)
-		} else {
-			last := len(blocks) - 1
-			blocks[last] = append(blocks[last], cur...)
-			sums[last][0] += sum[0]
-			sums[last][1] += sum[1]
-		}
+	blocks, sums, atom := cutRuns(t.Partition, cellCounts(t), ownAtoms(t), BlockCount)
+	if k := len(blocks) - 1; k > 0 && !atom[k] && !atom[k-1] && sums[k][0]+sums[k][1] < BlockCount {
+		blocks[k-1] = append(blocks[k-1], blocks[k]...)
+		sums[k-1][0] += sums[k][0]
+		sums[k-1][1] += sums[k][1]
+		blocks, sums = blocks[:k], sums[:k]
 	}
 	out := &stat.Table{NP: t.NP, NQ: t.NQ, Partition: t.Partition}
 	for b, s := range sums {
@@ -173,6 +143,42 @@ func adjacentBlocks(t *stat.Table) (*stat.Table, [][]int) {
 		}
 	}
 	return out, blocks
+}
+
+// cutRuns cuts a partition's cells, in order, into runs of at least least
+// outputs of both sides (counts: each cell's), the last holding what is
+// left; when atoms is set, a seen atom (atomSeen) is a run of its own and
+// closes the run before it however short. It returns the runs, their
+// counts and which are atoms. The screening's blocks (adjacentBlocks) and
+// the interval event's fine blocks (fineStarts) are both cut so, so that
+// they agree on where an atom stands.
+func cutRuns(part *stat.Partition, counts [][2]int64, atoms bool, least int64) (runs [][]int, sums [][2]int64, atom []bool) {
+	var cur []int
+	var sum [2]int64
+	closeRun := func(isAtom bool) {
+		runs, sums, atom = append(runs, cur), append(sums, sum), append(atom, isAtom)
+		cur, sum = nil, [2]int64{}
+	}
+	for c, n := range counts {
+		if atoms && atomSeen(part, c, n) {
+			if len(cur) > 0 {
+				closeRun(false)
+			}
+			cur, sum = []int{c}, n
+			closeRun(true)
+			continue
+		}
+		cur = append(cur, c)
+		sum[0] += n[0]
+		sum[1] += n[1]
+		if sum[0]+sum[1] >= least {
+			closeRun(false)
+		}
+	}
+	if len(cur) > 0 {
+		closeRun(false)
+	}
+	return runs, sums, atom
 }
 
 // ownAtoms reports whether the atoms of partition table t get blocks of
@@ -501,17 +507,10 @@ func (h *half) cumulate(starts []int) {
 // fine block of its own, as in adjacentBlocks, and the block before an
 // atom may hold fewer; so may the last.
 func fineStarts(part *stat.Partition, counts [][2]int64, atoms bool) []int {
-	var starts []int
-	var sum int64
-	start := 0
-	for c, n := range counts {
-		atom := atoms && atomSeen(part, c, n)
-		if atom && c > start {
-			starts, start, sum = append(starts, start), c, 0
-		}
-		if sum += n[0] + n[1]; sum >= IntervalBlockCount || c == len(counts)-1 || atom {
-			starts, start, sum = append(starts, start), c+1, 0
-		}
+	runs, _, _ := cutRuns(part, counts, atoms, IntervalBlockCount)
+	starts := make([]int, len(runs))
+	for k, r := range runs {
+		starts[k] = r[0]
 	}
 	return starts
 }
