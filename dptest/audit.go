@@ -68,6 +68,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	if !p.Verbose {
 		logf = nil
 	}
+	p = p.WithDeepening(cs.gen == nil && cs.finder == nil)
 	in, err := cs.inputs(p.Seed)
 	if err != nil {
 		return rep, err
@@ -452,6 +453,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		cfg.Trials = f.trials
 	}
 	cfg.Early = earlyLook(p)
+	if cfg.Early.Samples > 0 && r.Deepens() {
+		cfg.Deep = p.Deep
+	}
 	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }

@@ -29,6 +29,11 @@ const (
 	// and pair (at least 2·MinSamples: a Rényi screening estimates on each
 	// half).
 	ScreenFraction = 10
+	// DeepFraction: a run of an audit of the pairs it was given screens
+	// its leading pairs again on Samples/DeepFraction draws per side when
+	// its early look decides nothing (Plan.Deep, Run.Deepens,
+	// search.Config.Deep).
+	DeepFraction = 2
 	// WidePerCandidate, WideFraction, WideSifted and WideSiftFraction:
 	// besides the Candidates pairs it screens in full, a run draws
 	// WidePerCandidate times as many pairs from the generator, screens
@@ -262,6 +267,20 @@ type Tester struct {
 
 // Own is the tester that stands for the claim's own criteria.
 const Own = "own"
+
+// Deepens reports whether the run screens its leading pairs again at
+// Plan.Deep when its early look decides nothing: the criteria that choose
+// an event, whose place about a narrow peak a larger screening fixes more
+// tightly ([KMRS24]'s NonDPLaplace2 at ε = 1: its loss exceeds 1.1 only on
+// [0.33, 0.53]): the local one, and the hockey-stick and Gaussian ones
+// where they audit the claim itself. A DP claim's hockey-stick
+// cross-check, which only adds evidence, does not: deepening it too
+// detected no more and cost an audit at its truth a quarter more calls.
+// Nor does the Rényi criterion, whose groups gained little from it
+// (internal/experiments/README.md).
+func (r Run) Deepens() bool {
+	return r.Criterion == CriterionLocal || !r.CrossCheck && (r.Criterion == CriterionHockeyStick || r.Criterion == CriterionGaussian)
+}
 
 // PerConfirmation is the level α′ = √(α/K) of each of the two
 // confirmations of the K candidates a run confirms: a candidate falsely

@@ -296,6 +296,42 @@ func TestWideStages(t *testing.T) {
 	require.Equal(t, p.PlannedCalls(20, 0), p.PlannedCalls(20, 100))
 }
 
+// The deep screening: only for an audit of given pairs (WithDeepening)
+// with an early look that tests a claim, on half the confirmation, kept
+// across WithSamples; the planned calls count it, with its
+// audition and the early look drawn again, for the runs that deepen (a
+// DP claim's local run, not its cross-checks; an (ε, δ) claim's own event).
+func TestDeepStages(t *testing.T) {
+	p, err := Resolve(Claim{Kind: KindDP, Eps: 1}, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, Stage{}, p.Deep)
+	calls := p.PlannedCalls(1, 0)
+	p = p.WithDeepening(true)
+	require.Equal(t, StageOf(DefaultSamples/2), p.Deep)
+	require.Equal(t, StageOf(50_000), p.WithSamples(100_000).Deep)
+	require.Equal(t, Stage{}, p.WithSamples(20_000).Deep, "no early look")
+	dc, err := Resolve(Claim{Kind: KindDataCentric, Eps: math.Inf(1), Neighbours: 5}, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	require.Equal(t, Stage{}, dc.WithDeepening(true).Deep, "a data-centric audit has no early look")
+	require.Equal(t, Stage{}, p.WithDeepening(false).Deep)
+	deepening := 0
+	for _, r := range p.Runs {
+		if r.Deepens() {
+			deepening++
+		}
+	}
+	require.Equal(t, 1, deepening, "the local run, not the cross-checks")
+	// One pair: both sides of its screening, of its audition (two
+	// statistics, two rounds) and of the early look drawn again (two rounds).
+	a, err := Resolve(Claim{Kind: KindApproxDP, Eps: 1, Delta: 1e-5}, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	for _, r := range a.Runs {
+		require.Equal(t, !r.CrossCheck && (r.Criterion == CriterionHockeyStick || r.Criterion == CriterionGaussian), r.Deepens(), r.Criterion)
+	}
+	perRun := int64(2*(DefaultSamples/2+MaxPilot) + 2*(2*2+2)*EarlyConfirmation(DefaultSamples).Samples)
+	require.Equal(t, calls+int64(deepening)*perRun, p.PlannedCalls(1, 0))
+}
+
 // The quick look is opt-in (Settings.Quick, -dptest.quick): an eighth of
 // the screening and a fortieth of the confirmation, none below
 // MinQuickConfirmation draws; its screening counts in the planned calls,

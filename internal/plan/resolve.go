@@ -50,6 +50,15 @@ type Plan struct {
 	// EarlyConfirmation is the stage of the sequential confirmation's
 	// early look; see EarlyConfirmation.
 	EarlyConfirmation Stage
+	// Deep is the stage at which a run screens its leading pairs again
+	// when its early look decides nothing (see DeepFraction, Run.Deepens):
+	// the zero Stage but for an audit of given pairs only
+	// (GivenPairsOnly) that has an early look and tests a claim, and
+	// where it would not be larger than the screening.
+	Deep Stage
+	// GivenPairsOnly is set when the audit screens only the pairs it was
+	// given: no generator, no finder (see WithDeepening).
+	GivenPairsOnly bool
 	// Wide and WideSift are the stages of the coarse screening of the wide
 	// pairs (WidePerCandidate·Candidates of them, from the generator) and
 	// of the second screening of the WideSifted most divergent; both the
@@ -171,6 +180,11 @@ func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
+	p.Deep = Stage{}
+	d := n / DeepFraction
+	if p.GivenPairsOnly && p.EarlyConfirmation.Samples > 0 && p.Claim.Kind != KindDataCentric && d > p.Screening.Samples {
+		p.Deep = StageOf(d)
+	}
 	p.Quick, p.QuickConfirmation = Stage{}, Stage{}
 	if p.QuickLook {
 		p.Quick, p.QuickConfirmation = QuickStages(p.Screening.Samples, n)
@@ -214,21 +228,42 @@ func (p Plan) WithSamples(n int) Plan {
 	return p
 }
 
+// WithDeepening returns the plan with its deep screening (Plan.Deep) on or
+// off. An audit turns it on when it screens only the pairs it was given
+// (no generator, no finder): a default audit screens DefaultCandidates
+// pairs on 2·Samples draws per side in all, one of a few given pairs on a
+// fraction of that, and deepening spends part of the difference on the
+// pairs that lead. An audit with a generator spends its screening on
+// more pairs and confirms without it (a cost there at every claim near
+// its truth, which the sample-efficiency work has not paid for).
+func (p Plan) WithDeepening(on bool) Plan {
+	p.GivenPairsOnly = on
+	p.setStages(p.Confirmation.Samples)
+	return p
+}
+
 // PlannedCalls estimates the mechanism calls of an audit of inputs
 // candidate pairs and wide wide pairs: every run screens each input (pilot
 // and sample) in full and, with a quick look, at its size, screens each
 // wide pair coarsely (Plan.Wide) and at most WideSifted of them again
-// (Plan.WideSift), and confirms at most
-// Confirmed candidates twice. Promoted wide pairs, improvement,
+// (Plan.WideSift), screens the pairs of at most Confirmed candidates again
+// at Plan.Deep's size (with its audition and a fresh confirmation), and
+// confirms at most Confirmed candidates twice. Promoted wide pairs, improvement,
 // simplification and refined screenings come on top, and an early look
 // can end a run sooner.
 func (p Plan) PlannedCalls(inputs, wide int) int64 {
 	planned := int64(0)
-	for range p.Runs {
+	for _, r := range p.Runs {
 		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot+p.Quick.Samples+p.Quick.Pilot) +
 			int64(wide)*2*int64(p.Wide.Samples+p.Wide.Pilot) +
 			int64(min(wide, WideSifted))*2*int64(p.WideSift.Samples+p.WideSift.Pilot) +
 			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
+		if p.Deep.Samples > 0 && r.Deepens() {
+			// Per pair screened again: its screening, an audition of
+			// two statistics in two rounds at the early look's size,
+			// and the early look's draws drawn again.
+			planned += int64(min(Confirmed, inputs)) * 2 * (int64(p.Deep.Samples+p.Deep.Pilot) + 3*2*int64(p.EarlyConfirmation.Samples))
+		}
 	}
 	return planned
 }

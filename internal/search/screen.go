@@ -33,11 +33,12 @@ type screening[D, F any] struct {
 	crit       Criterion[D, F]
 	cfg        Config[D]
 	cands      []Candidate[D, F]
-	sifted     []ranked[D] // the wide pairs screened again, nil if the wide stage did not run
-	screened   int         // screenings made
-	rescreened int         // of them, repeats of a pair already screened
-	trials     int         // the finder's proposals screened
-	foundAt    int         // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
+	sifted     []ranked[D]        // the wide pairs screened again, nil if the wide stage did not run
+	screened   int                // screenings made
+	rescreened int                // of them, repeats of a pair already screened
+	refined    []fixtures.Pair[D] // the pairs refine screened again at the confirmation's size
+	trials     int                // the finder's proposals screened
+	foundAt    int                // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
@@ -243,23 +244,136 @@ func (s *screening[D, F]) reference(best Candidate[D, F]) (Score, error) {
 // stands too. It costs one more draw of the confirmation's size per
 // refined pair, and none for outputs the screening resolved.
 func (s *screening[D, F]) refine() error {
+	pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screening.Unresolved != "" })
+	s.refined = pairs
+	return s.rescreen(pairs, "refine", "refined", "refined screening", s.cfg.Confirmation)
+}
+
+// deepen screens again, at Config.Deep's size, the pairs of the candidates
+// the early look confirmed (the plan.Confirmed best), but for those refine
+// already screened at the confirmation's size, and keeps the statistics of
+// the larger screening only if they promise more. It runs when an early
+// look decided nothing: the claim is then near what the screening's
+// statistic can show, and a statistic fixed on more draws (a local event
+// placed more tightly about a narrow peak) may show more. Or less: the
+// largest of more blocks is luckier, and an event grown from a lucky peak
+// is narrow. So the old and the new statistics are both counted on the
+// same draws of streams of their own, at the early look's size and in two
+// rounds as it (an audition), and the new ones, all of them, replace the
+// old if their best candidate's bound at the planned size and level z,
+// predicted from those counts ([predictedBound]), beats the old ones'.
+// The planned confirmation then counts them from the start of its streams
+// (the early look's draws, counted again); otherwise the old candidates
+// stand and it continues the early look's counts (accs). Either way the
+// statistic confirmed, and the choice of it, rest on draws the
+// confirmation does not count (the screenings and the audition), so it
+// bounds the divergence at its level as any statistic fixed in advance
+// does, and no guarantee moves. A statistic that fails at the larger size
+// (not the mechanism) leaves the old ones standing.
+func (s *screening[D, F]) deepen(accs []*Counts, z float64) ([]*Counts, error) {
+	cfg := s.cfg
+	pairs := s.leadingPairs(func(c Candidate[D, F]) bool {
+		return !slices.ContainsFunc(s.refined, func(p fixtures.Pair[D]) bool { return sameDatasets(p, c.Pair) })
+	})
+	if len(pairs) == 0 {
+		return accs, nil
+	}
+	audition := cfg
+	audition.Run.Seed, audition.Confirmation = plan.SubSeed(cfg.Run.Seed, "audition", 0), cfg.Early
+	shrink := math.Sqrt(float64(cfg.Early.Samples) / float64(cfg.Confirmation.Samples))
+	kept := slices.Clone(s.cands)
+	auditioned, _, err := confirm(s.crit, audition, s.cands, nil)
+	if err != nil {
+		return s.keep(kept, accs, err)
+	}
+	old := predictedBound(auditioned, shrink, z)
+	if err := s.rescreen(pairs, "deepen", "screened again", "deep screening", cfg.Deep); err != nil {
+		return s.keep(kept, accs, err)
+	}
+	if auditioned, _, err = confirm(s.crit, audition, s.cands, nil); err != nil {
+		return s.keep(kept, accs, err)
+	}
+	next := predictedBound(auditioned, shrink, z)
+	if !(next > old) {
+		s.cands = kept
+		s.logf("the larger screening's statistics predict a bound of %.4g at %d draws per side, the screening's before %.4g: keeping those, and the early look's draws", next, cfg.Confirmation.Samples, old)
+		return accs, nil
+	}
+	s.logf("the larger screening's statistics predict a bound of %.4g at %d draws per side, the screening's before %.4g: counting them from the start of the confirmation's draws", next, cfg.Confirmation.Samples, old)
+	return nil, nil
+}
+
+// keep ends a deep screening that failed: a failure of the mechanism (a
+// draw, a changed dataset, the deadline) ends the run with it, as
+// anywhere; one of a statistic at the larger size leaves the candidates
+// kept, and the early look's counts, standing.
+func (s *screening[D, F]) keep(kept []Candidate[D, F], accs []*Counts, err error) ([]*Counts, error) {
+	if mechanismFailure(err) {
+		return nil, err
+	}
+	s.cands = kept
+	s.logf("deep screening failed (%v); keeping the screening's statistics and the early look's draws", err)
+	return accs, nil
+}
+
+// AuditionPenalty is the number of standard errors of its own estimate
+// (the mean of two rounds) that a statistic's predicted bound loses in
+// deepen's comparison: a narrow event's estimate at the early look's size
+// is noisy, and without it a lucky one wins. (For an event criterion the
+// standard error is the widened one of its score, which also covers the
+// event's shortfall against the best prefix of its groups.)
+const AuditionPenalty = 2
+
+// predictedBound is the largest, over the candidates, of the mean over
+// their two confirmations of
+//
+//	Estimate − z·shrink·StdErr − AuditionPenalty·StdErr/√2,
+//
+// the lower bound at level z of a confirmation 1/shrink² times the size
+// (its standard error shrink·StdErr), less the uncertainty of the
+// prediction; unlike the confirmations' own LowerBound it is never
+// clipped (a hockey-stick bound is at least 0).
+func predictedBound[D, F any](cands []Candidate[D, F], shrink, z float64) float64 {
+	best := math.Inf(-1)
+	for _, c := range cands {
+		sum := 0.0
+		for _, s := range c.Confirmations {
+			sum += s.Estimate - (z*shrink+AuditionPenalty/math.Sqrt2)*s.StdErr
+		}
+		if m := sum / 2; m > best {
+			best = m
+		}
+	}
+	return best
+}
+
+// leadingPairs lists the distinct pairs of the plan.Confirmed best
+// candidates that satisfy keep, in order.
+func (s *screening[D, F]) leadingPairs(keep func(Candidate[D, F]) bool) []fixtures.Pair[D] {
 	var pairs []fixtures.Pair[D]
 	for _, c := range s.cands[:min(plan.Confirmed, len(s.cands))] {
-		if c.Screening.Unresolved != "" && !slices.ContainsFunc(pairs, func(p fixtures.Pair[D]) bool { return sameDatasets(p, c.Pair) }) {
+		if keep(c) && !slices.ContainsFunc(pairs, func(p fixtures.Pair[D]) bool { return sameDatasets(p, c.Pair) }) {
 			pairs = append(pairs, c.Pair)
 		}
 	}
-	for i, r := range s.screenConcurrently(pairs, "refine", s.cfg.Confirmation) {
+	return pairs
+}
+
+// rescreen screens the pairs again at stage st (streams of label) and
+// puts each new screening in place of its pair's candidates; verb names
+// it in the log, stage in an error.
+func (s *screening[D, F]) rescreen(pairs []fixtures.Pair[D], label, verb, stage string, st plan.Stage) error {
+	for i, r := range s.screenConcurrently(pairs, label, st) {
 		s.screened++
 		s.rescreened++
 		if r.err != nil {
-			return &PairError[D]{Pair: pairs[i], Stage: "refined screening", Err: r.err}
+			return &PairError[D]{Pair: pairs[i], Stage: stage, Err: r.err}
 		}
 		for k, c := range s.cands {
 			if sameDatasets(c.Pair, pairs[i]) {
 				d := r.dirs[reverseIndex(c.Reverse)]
 				s.cands[k].Screening, s.cands[k].Finding = d.Score, d.Finding
-				s.logf("refined %s %s at %d draws per side: ≈ %.4g", c.Source, s.crit.Directions()[reverseIndex(c.Reverse)], s.cfg.Confirmation.Samples, d.Estimate)
+				s.logf("%s %s %s at %d draws per side: ≈ %.4g", verb, c.Source, s.crit.Directions()[reverseIndex(c.Reverse)], st.Samples, d.Estimate)
 			}
 		}
 	}

@@ -131,6 +131,12 @@ type Config[D any] struct {
 	// held with margin ([held]); otherwise the planned confirmation
 	// continues the same draws, at the rest of α.
 	Early plan.Stage
+	// Deep, if it has samples, is the stage at which an early look that
+	// decides nothing screens the leading pairs again (see
+	// [screening.deepen]); where an audition keeps the new statistics, the
+	// planned confirmation counts them from the start of its streams
+	// rather than continuing the early look's counts.
+	Deep plan.Stage
 	// QuickScreening and QuickConfirmation, if QuickScreening has samples,
 	// are the stages of the quick look that comes before everything else
 	// (see [quickLook] and plan.QuickStages).
@@ -218,8 +224,8 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 }
 
 // Run audits the claim "the criterion is at most cfg.Run.Threshold" for
-// every candidate pair: screen, widen, improve, simplify, refine, confirm,
-// decide.
+// every candidate pair: screen, widen, improve, simplify, refine, confirm
+// (with an early look, and a deep screening after it), decide.
 //
 // False-failure probability. If the mechanism satisfies the claim, every
 // candidate's true value is at most the threshold, each confirmation's
@@ -234,7 +240,11 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // trustworthy. With an early look (Config.Early) the two looks spend
 // α_e = plan.EarlyLookShare·α and α − α_e, each split as above, and a
 // false failure at either has probability at most α_e + (α − α_e) = α
-// (a union bound over the looks, which share draws).
+// (a union bound over the looks, which share draws). A deep screening
+// between the looks (Config.Deep, [screening.deepen]) chooses the planned
+// look's statistics on draws of its own (a larger screening and an
+// audition), never on the confirmation's, so the planned look's bound is
+// that of a statistic fixed in advance.
 //
 // With a quick look (Config.QuickScreening) the run first spends
 // α_q = plan.QuickLookShare·α there and the rest as above; the quick
@@ -273,8 +283,15 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 			s.logf("early look at %d draws per side decides: %s", early.Samples, decision(out.Violated))
 			return out, nil
 		}
-		s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
 		final.Run.Alpha = cfg.Run.Alpha * (1 - plan.EarlyLookShare)
+		if cfg.Deep.Samples > 0 {
+			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; screening the leading pairs again at %d draws per side", early.Samples, cfg.Deep.Samples)
+			if accs, err = s.deepen(accs, numeric.UpperNormalQuantile(final.Run.PerConfirmation())); err != nil {
+				return base, err
+			}
+		} else {
+			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
+		}
 	}
 	out, err := s.conclude(base, final, &accs, false)
 	out.Elapsed = time.Since(start)

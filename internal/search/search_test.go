@@ -549,3 +549,96 @@ func TestWideScreeningPromotesUnboundedPairs(t *testing.T) {
 	require.Equal(t, 6, out.Best.Pair.X)
 	require.True(t, out.Violated)
 }
+
+// deepening is a criterion whose statistic's value depends on the size of
+// the screening that fixed it: shallow below deepAt draws, deep from
+// there (an error there if failAt), each confirmed with standard error
+// 1/√n. It records every confirmation's seed and the draws it continued.
+type deepening struct {
+	shallow, deep float64
+	deepAt        int
+	fail          bool
+	mu            sync.Mutex
+	looks         [][2]int
+	seeds         []uint64
+}
+
+func (*deepening) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
+
+func (d *deepening) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx Screened[finding], err error) {
+	if st.Samples >= d.deepAt && d.fail {
+		return xy, yx, errors.New("too sparse at this size")
+	}
+	x := 0
+	if st.Samples >= d.deepAt {
+		x = 1
+	}
+	sc := Score{Estimate: 1, StdErr: 0.01, Rank: 1 + float64(p.X)/1000}
+	return Screened[finding]{sc, finding{x}}, Screened[finding]{sc, finding{x}}, nil
+}
+
+func (d *deepening) Confirm(seed uint64, _ fixtures.Pair[int], st plan.Stage, _ float64, xy, _ *finding, acc *Counts) (a, b Score, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	from := 0
+	if acc != nil {
+		from, acc.N = acc.N, st.Samples
+	}
+	d.looks, d.seeds = append(d.looks, [2]int{from, st.Samples}), append(d.seeds, seed)
+	v := d.shallow
+	if xy.x == 1 {
+		v = d.deep
+	}
+	se := 1 / math.Sqrt(float64(st.Samples))
+	sc := Score{Estimate: v, StdErr: se, LowerBound: v - 2.5*se}
+	return sc, sc, nil
+}
+
+// After an early look that decides nothing, a deep screening's statistic
+// replaces the old one only where the audition (both counted on streams
+// the confirmation does not use) predicts it the better bound; the planned
+// confirmation then counts it from the start, else it continues the early
+// look's draws. A statistic that fails at the deep size leaves the old one.
+func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
+	const planned, early = 100 * 8192, 10 * 8192
+	run := func(d *deepening) Outcome[int, finding] {
+		cfg := config(0.95, inputs(1))
+		cfg.Confirmation, cfg.Early = plan.Stage{Samples: planned}, plan.Stage{Samples: early}
+		cfg.Deep = plan.Stage{Samples: planned / 2}
+		d.deepAt = planned / 2
+		out, err := Run(d, cfg)
+		require.NoError(t, err)
+		return out
+	}
+	confirmSeeds := map[uint64]bool{}
+	for round := 0; round < 2; round++ {
+		confirmSeeds[plan.SubSeed(1, fmt.Sprintf("confirm%d", round), 0)] = true
+	}
+
+	d := &deepening{shallow: 0.94, deep: 1}
+	out := run(d)
+	require.True(t, out.Violated && !out.Early, "the deeper statistic shows the violation")
+	require.Len(t, d.looks, 2+4+2, "early look, audition of old and new, planned look")
+	for i, l := range d.looks[2:6] {
+		require.Equal(t, [2]int{0, early}, l)
+		require.False(t, confirmSeeds[d.seeds[2+i]], "the audition draws on streams of its own")
+	}
+	for _, l := range d.looks[6:] {
+		require.Equal(t, [2]int{0, planned}, l, "the new statistic is counted from the start")
+	}
+
+	d = &deepening{shallow: 0.94, deep: 0.5}
+	out = run(d)
+	require.False(t, out.Violated)
+	require.Len(t, d.looks, 8)
+	for _, l := range d.looks[6:] {
+		require.Equal(t, [2]int{early, planned}, l, "the old statistic continues the early look's draws")
+	}
+
+	d = &deepening{shallow: 0.94, deep: 1, fail: true}
+	out = run(d)
+	require.False(t, out.Violated, "the deep screening failed: the old statistic stands")
+	for _, l := range d.looks[len(d.looks)-2:] {
+		require.Equal(t, [2]int{early, planned}, l)
+	}
+}
