@@ -112,7 +112,9 @@ func (o *options) fail(format string, args ...any) {
 }
 
 // Samples sets the confirming sample size per side; screening uses a tenth
-// of it. It must be at least MinSamples.
+// of it (an audit of given pairs alone may screen its leading pairs again
+// on half of it: see the package documentation's deep screening). It must
+// be at least MinSamples.
 func Samples(n int) Option {
 	return option{"Samples", auditKinds, func(o *options) { o.settings.Samples, o.settings.SamplesSet = n, true }}
 }
