@@ -600,6 +600,7 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 	best := out.Best
 	rep.Estimate, rep.LowerBound, rep.Violated = best.Estimate(), best.Bound(), out.Violated
 	rep.Resolution, rep.Samples, rep.EarlyLook, rep.QuickLook = out.Resolution, out.Samples, out.Early, out.Quick
+	rep.DeepScreened = out.Deepened
 	rep.Unbounded = best.Confirmations[0].Unbounded && best.Confirmations[1].Unbounded
 	rep.Witness = best.Pair
 	rep.Direction = out.Direction(best)

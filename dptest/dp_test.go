@@ -285,14 +285,22 @@ func TestDPDoesNotClaimAResolutionItLacksOnRealOutputs(t *testing.T) {
 func TestDPDeepScreeningPlacesANarrowPeak(t *testing.T) {
 	m := dptest.Continuous(mechanisms.NonDPLaplace2{Eps: 1}.Sample)
 	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}
-	detected := 0
+	detected, deep := 0, 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		rep, err := dptest.AuditDP(m, 1, dptest.Pairs(pair), dptest.Candidates(0), dptest.Samples(50_000), dptest.Seed(seed))
 		require.NoError(t, err)
 		if rep.Violated {
 			detected++
 		}
+		if rep.DeepScreened > 0 {
+			deep++
+			require.Equal(t, 25_000, rep.DeepScreened)
+			if text := rep.String(); !strings.Contains(text, "found by:") { // not a cross-check's evidence
+				require.Contains(t, text, "25,000 draws per side", "the report says so")
+			}
+		}
 	}
+	require.Positive(t, deep)
 	t.Logf("detected %d of 40", detected)
 	require.GreaterOrEqual(t, detected, 34, "of 40 audits")
 }

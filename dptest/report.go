@@ -94,6 +94,12 @@ type Report struct {
 	// claim, at δ = 0: every likelihood-ratio test's log-ratio inside ε).
 	// A DP claim's cross-checks decide on their own (see CrossChecks).
 	EarlyLook bool
+	// DeepScreened is, when this audit's criterion confirmed the events of
+	// a deep screening (an audit of given pairs only, whose early look
+	// decided nothing, screens its leading pairs again on half the planned
+	// draws and keeps the new events where an audition predicts them a
+	// better bound), that screening's draws per side; 0 otherwise.
+	DeepScreened int
 	// QuickLook is set when this audit's criterion decided at its quick
 	// look, before the full screening: the candidates screened on an
 	// eighth of the screening's draws and confirmed on a fortieth of the
@@ -336,6 +342,9 @@ func (r Report) String() string {
 	if e.QuickLook {
 		fmt.Fprintf(&b, "    quick look:   screened on an eighth of the screening's draws, confirmed on a fortieth of the planned ones (%s mechanism calls in all)\n", thousands(int(r.Calls)))
 	}
+	if e.DeepScreened > 0 {
+		fmt.Fprintf(&b, "    deep screen:  the event confirmed was chosen on %s draws per side, screened again after the early look\n", thousands(e.DeepScreened))
+	}
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
 	if e.Score != "" {
 		fmt.Fprintf(&b, "    score:        %s\n", e.Score)
@@ -495,6 +504,9 @@ func (r Report) successLine() string {
 	}
 	if r.QuickLook {
 		samples += fmt.Sprintf(" (the quick look, screened on %s draws per side: every upper bound under %s of the claim)", thousands(r.Settings.QuickScreeningSamples), percent(plan.HoldShare))
+	}
+	if r.DeepScreened > 0 {
+		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
 	}
 	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText()
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",

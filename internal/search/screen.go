@@ -269,14 +269,16 @@ func (s *screening[D, F]) refine() error {
 // confirmation does not count (the screenings and the audition), so it
 // bounds the divergence at its level as any statistic fixed in advance
 // does, and no guarantee moves. A statistic that fails at the larger size
-// (not the mechanism) leaves the old ones standing.
-func (s *screening[D, F]) deepen(accs []*Counts, z float64) ([]*Counts, error) {
+// (not the mechanism) leaves the old ones standing. It returns the counts
+// the planned look continues and whether the new statistics replaced the
+// old.
+func (s *screening[D, F]) deepen(accs []*Counts, z float64) ([]*Counts, bool, error) {
 	cfg := s.cfg
 	pairs := s.leadingPairs(func(c Candidate[D, F]) bool {
 		return !slices.ContainsFunc(s.refined, func(p fixtures.Pair[D]) bool { return sameDatasets(p, c.Pair) })
 	})
 	if len(pairs) == 0 {
-		return accs, nil
+		return accs, false, nil
 	}
 	audition := cfg
 	audition.Run.Seed, audition.Confirmation = plan.SubSeed(cfg.Run.Seed, "audition", 0), cfg.Early
@@ -297,23 +299,23 @@ func (s *screening[D, F]) deepen(accs []*Counts, z float64) ([]*Counts, error) {
 	if !(next > old) {
 		s.cands = kept
 		s.logf("the larger screening's statistics predict a bound of %.4g at %d draws per side, the screening's before %.4g: keeping those, and the early look's draws", next, cfg.Confirmation.Samples, old)
-		return accs, nil
+		return accs, false, nil
 	}
 	s.logf("the larger screening's statistics predict a bound of %.4g at %d draws per side, the screening's before %.4g: counting them from the start of the confirmation's draws", next, cfg.Confirmation.Samples, old)
-	return nil, nil
+	return nil, true, nil
 }
 
 // keep ends a deep screening that failed: a failure of the mechanism (a
 // draw, a changed dataset, the deadline) ends the run with it, as
 // anywhere; one of a statistic at the larger size leaves the candidates
 // kept, and the early look's counts, standing.
-func (s *screening[D, F]) keep(kept []Candidate[D, F], accs []*Counts, err error) ([]*Counts, error) {
+func (s *screening[D, F]) keep(kept []Candidate[D, F], accs []*Counts, err error) ([]*Counts, bool, error) {
 	if mechanismFailure(err) {
-		return nil, err
+		return nil, false, err
 	}
 	s.cands = kept
 	s.logf("deep screening failed (%v); keeping the screening's statistics and the early look's draws", err)
-	return accs, nil
+	return accs, false, nil
 }
 
 // AuditionPenalty is the number of standard errors of its own estimate

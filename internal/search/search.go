@@ -193,6 +193,10 @@ type Outcome[D, F any] struct {
 	// Early is set when the run ended at its early look (Config.Early):
 	// violated there, or Held.
 	Early bool
+	// Deepened is, when the planned look confirmed the statistics of a
+	// deep screening (Config.Deep), that screening's draws per side; 0
+	// when it confirmed the first screening's.
+	Deepened int
 	// Held is set when the early look, or the quick look, held the claim
 	// with margin (see [held]).
 	Held bool
@@ -266,7 +270,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		return base, err
 	}
 	var accs []*Counts
-	final := cfg
+	final, deepened := cfg, false
 	if early := cfg.Early; early.Samples > 0 {
 		if early.Samples >= cfg.Confirmation.Samples || early.Samples%sampler.BlockSize != 0 {
 			panic(fmt.Sprintf("search: an early look of %d draws before %d: it must be whole blocks of %d, fewer than the planned", early.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
@@ -286,7 +290,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		final.Run.Alpha = cfg.Run.Alpha * (1 - plan.EarlyLookShare)
 		if cfg.Deep.Samples > 0 {
 			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; screening the leading pairs again at %d draws per side", early.Samples, cfg.Deep.Samples)
-			if accs, err = s.deepen(accs, numeric.UpperNormalQuantile(final.Run.PerConfirmation())); err != nil {
+			if accs, deepened, err = s.deepen(accs, numeric.UpperNormalQuantile(final.Run.PerConfirmation())); err != nil {
 				return base, err
 			}
 		} else {
@@ -294,6 +298,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		}
 	}
 	out, err := s.conclude(base, final, &accs, false)
+	if deepened {
+		out.Deepened = cfg.Deep.Samples
+	}
 	out.Elapsed = time.Since(start)
 	return out, err
 }

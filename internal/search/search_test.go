@@ -618,6 +618,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 	d := &deepening{shallow: 0.94, deep: 1}
 	out := run(d)
 	require.True(t, out.Violated && !out.Early, "the deeper statistic shows the violation")
+	require.Equal(t, planned/2, out.Deepened)
 	require.Len(t, d.looks, 2+4+2, "early look, audition of old and new, planned look")
 	for i, l := range d.looks[2:6] {
 		require.Equal(t, [2]int{0, early}, l)
@@ -630,6 +631,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 	d = &deepening{shallow: 0.94, deep: 0.5}
 	out = run(d)
 	require.False(t, out.Violated)
+	require.Zero(t, out.Deepened)
 	require.Len(t, d.looks, 8)
 	for _, l := range d.looks[6:] {
 		require.Equal(t, [2]int{early, planned}, l, "the old statistic continues the early look's draws")
@@ -638,6 +640,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 	d = &deepening{shallow: 0.94, deep: 1, fail: true}
 	out = run(d)
 	require.False(t, out.Violated, "the deep screening failed: the old statistic stands")
+	require.Zero(t, out.Deepened)
 	for _, l := range d.looks[len(d.looks)-2:] {
 		require.Equal(t, [2]int{early, planned}, l)
 	}
