@@ -74,7 +74,7 @@
 // confirming draws, and confirms the new events instead of the old where
 // an audition of both on the same fresh draws predicts the new a better
 // bound (deep screening: an event placed more tightly about a narrow peak
-// of the loss, for a fifth to a third more calls at a claim near its
+// of the loss, for a fifth to a half more calls at a claim near its
 // truth). The report's EarlyLook says which look decided. A DP claim
 // splits α in three, between its local audit and its hockey-stick and
 // Rényi cross-checks; the report's Settings list the split. The
