@@ -67,17 +67,20 @@
 // under 80% of the claim, no evidence leaning on the tails, and for RDP an
 // order λ ≤ 8); otherwise it continues the same draws to the full size
 // with the other nine tenths, so a claim at the mechanism's truth costs no
-// more calls (but as below) and a union bound keeps the total at α. An
-// audit of only the pairs it was given ([Pairs], no generator) whose local
-// audit, or (ε, δ) claim's own hockey-stick or Gaussian event, is not
-// decided at the early look screens its leading pairs again on half the
-// confirming draws, and confirms the new events instead of the old where
-// an audition of both on the same fresh draws predicts the new a better
-// bound (deep screening: an event placed more tightly about a narrow peak
-// of the loss, for a fifth to a half more calls at a claim near its
-// truth). The report's EarlyLook says which look decided. A DP claim
-// splits α in three, between its local audit and its hockey-stick and
-// Rényi cross-checks; the report's Settings list the split. The
+// more calls (except in an audit of given pairs only, which may deepen,
+// below) and a union bound keeps the total at α. An audit of only the
+// pairs it was given ([Pairs] or [Mechanism.WithPairs], with no generated
+// candidates and no [FindPairs]) whose local audit, (ε, δ) claim's
+// hockey-stick event or GDP claim's Gaussian event is not decided at the
+// early look screens its leading pairs again on half the confirming draws,
+// and confirms the new events instead of the old, all or none, if an
+// audition of both on the same fresh draws predicts the new a better bound
+// (deep screening: an event placed more tightly about a narrow peak of the
+// loss, for a fifth to a half more calls at a claim near its truth; the
+// report's DeepScreened says when). The report's EarlyLook says which look
+// decided. A DP claim splits α in three, between its local audit and its
+// hockey-stick and Rényi cross-checks; the report's Settings list the
+// split. The
 // hockey-stick cross-check claims δ = 0, which no upper bound can lie
 // under a share of: it holds early when every likelihood-ratio test beside
 // its event shows its log-ratio, estimate + 2.33 standard errors, inside ε,

@@ -97,8 +97,8 @@ type Report struct {
 	// DeepScreened is, when this audit's criterion confirmed the events of
 	// a deep screening (an audit of given pairs only, whose early look
 	// decided nothing, screens its leading pairs again on half the planned
-	// draws and keeps the new events where an audition predicts them a
-	// better bound), that screening's draws per side; 0 otherwise.
+	// draws and keeps the new events, all or none, if an audition predicts
+	// them a better bound), that screening's draws per side; 0 otherwise.
 	DeepScreened int
 	// QuickLook is set when this audit's criterion decided at its quick
 	// look, before the full screening: the candidates screened on an

@@ -152,12 +152,14 @@ func (c Claim) Check() error {
 // is confidently violated, or confidently held with margin: every screened
 // and confirmed upper bound under HoldShare of the claim (see
 // search.Config.Early). Otherwise the planned confirmation continues those
-// very draws to its size. The early look spends EarlyLookShare of the
-// run's false-failure budget α and the planned one the rest, so a claim
-// that holds is failed with probability at most α over both looks (a union
-// bound, which needs no independence between them). The screening, where
-// violations are found, is the same either way, and a claim at its truth
-// costs no more calls.
+// very draws to its size (or, after a deep screening whose statistics an
+// audition kept, counts them from the start: Plan.Deep). The early look
+// spends EarlyLookShare of the run's false-failure budget α and the
+// planned one the rest, so a claim that holds is failed with probability
+// at most α over both looks (a union bound, which needs no independence
+// between them). The screening, where violations are found, is the same
+// either way, and a claim at its truth costs no more calls but for the
+// deep screening of an audit of given pairs.
 const (
 	EarlyLookDivisor = ScreenFraction // the early look draws about n/EarlyLookDivisor
 	EarlyLookShare   = 0.1
