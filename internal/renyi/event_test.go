@@ -219,3 +219,43 @@ func TestPrefixGroups(t *testing.T) {
 	require.Less(t, predicted, 0.0, "no positive bound at ε = 5")
 	require.Greater(t, in, 0, "still an event")
 }
+
+// With LowerFirstKeys and UpperFirstKeys the prefixes are half-lines of
+// outputs: for two unit Gaussians 0.2 apart at a hockey-stick weight of
+// e^0.01 the best event of the higher one is the half-line above
+// ε/μ + μ/2 = 0.15, δ(0.01) = 0.075, and PrefixGroups finds a run of the
+// highest cells that starts within 0.25 of it. On a table of values the
+// keys fall back to ratios (TestPrefixGroups).
+func TestPrefixGroupsOfHalfLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 1))
+	const n = 50_000
+	pilot := make([]float64, 0, 16_000)
+	for i := 0; i < 8_000; i++ {
+		pilot = append(pilot, r.NormFloat64()+0.2, r.NormFloat64())
+	}
+	part := stat.PartitionOf(pilot)
+	count := func(shift float64) *stat.PartitionCounts {
+		c := stat.NewPartitionCounts(part)
+		for i := 0; i < n; i++ {
+			c.Add(r.NormFloat64() + shift)
+		}
+		return c
+	}
+	order, held := stat.TabulateCells(count(0.2), count(0)), stat.TabulateCells(count(0.2), count(0))
+	hockey := func(a, b float64) float64 { return a - math.Exp(0.01)*b }
+	g, in, predicted := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, UpperFirstKeys)
+	require.Greater(t, predicted, 0.05)
+	first := part.Cells() // the lowest cell of the event
+	for c := range part.Cells() {
+		if g.OfCell[c] < in {
+			first = min(first, c)
+		}
+	}
+	for c := range part.Cells() {
+		require.Equal(t, c >= first, g.OfCell[c] < in, "cell %d: the event is the cells from %d up", c, first)
+	}
+	require.InDelta(t, 0.15, part.Point(first), 0.25)
+	_, inLow, predictedLow := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, LowerFirstKeys)
+	require.Less(t, predictedLow, predicted, "the lower half-lines of the higher Gaussian show less")
+	require.Greater(t, inLow, 0)
+}

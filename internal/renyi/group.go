@@ -113,6 +113,10 @@ func orderCells(t *stat.Table, n int, reverse bool, keys Keys) []keyed {
 		se := math.Sqrt(1/(p+0.5) + 1/(q+0.5))
 		key := l - GroupPenalty*se
 		switch {
+		case keys&^eventOrder == LowerFirstKeys && t.Partition != nil:
+			key = -float64(i) // cell i of the partition: its outputs' order
+		case keys&^eventOrder == UpperFirstKeys && t.Partition != nil:
+			key = float64(i)
 		case q == 0 && p >= FarFirstCount && firstKey(t.Partition, c.Value, event) != 0:
 			key = firstKey(t.Partition, c.Value, event)
 		case keys&^eventOrder == OneSidedKeys && q == 0 && p > 0:
@@ -177,7 +181,20 @@ const (
 	// lower bound of its ratio at the same level (oneSidedKey), so that
 	// outputs of one dataset alone come first once they are many enough.
 	OneSidedKeys
-	// eventOrder, added to either, marks an event criterion's order
+	// LowerFirstKeys and UpperFirstKeys: the cells of a partition in the
+	// order of their outputs, lowest (highest) first, so that every prefix
+	// is a half-line of outputs, the likelihood-ratio tests of a location
+	// family (the Gaussian and Laplace mechanisms). Where the ratio of the
+	// two densities stays near the test's threshold over a wide range (a
+	// hockey-stick divergence at a small ε: [KMRS24]'s NonDPGaussian2 at
+	// ε = 0.01, whose best events are the half-lines below 0.74 and above
+	// 0.80, the ratio between 1.01 and about 1.2 there), the ratio keys of
+	// cells of a few dozen draws scatter those cells across the threshold,
+	// and an event of them holds about half the divergence. A table of
+	// values is keyed by ratio whatever keys says.
+	LowerFirstKeys
+	UpperFirstKeys
+	// eventOrder, added to any of them, marks an event criterion's order
 	// (PrefixGroups), which also puts first the cells of one value that
 	// only P produced (see firstKey).
 	eventOrder Keys = 1 << 4
