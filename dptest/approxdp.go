@@ -18,9 +18,10 @@ import (
 //
 // For every candidate pair (found as by [RequireRDP]) and both
 // directions, the screening orders the outputs (values, or cells of real
-// outputs) by their estimated ratio on one half of its draws and chooses,
-// on the other half, the likelihood-ratio event E = {p/q > c} whose bound
-// it predicts largest; the two leading candidates are confirmed twice on
+// outputs) by their estimated ratio, and cells of numbers by position too,
+// on one half of its draws and chooses, on the other half, the
+// likelihood-ratio event E = {p/q > c} or the half-line of outputs whose
+// bound it predicts largest; the two leading candidates are confirmed twice on
 // fresh draws, which count E, and the bound is
 //
 //	P(E)₋ − e^ε·Q(E)₊,

@@ -29,7 +29,7 @@
 //     approach of [AKD22], with hockey-stick and Rényi cross-checks.
 //   - [RequireApproxDP], [CheckApproxDP], [AuditApproxDP], [MakeApproxDP]:
 //     (ε, δ)-DP, by the hockey-stick divergence of one likelihood-ratio
-//     event, bounded exactly ([KMRS24], Section 3).
+//     event or half-line of outputs, bounded exactly ([KMRS24], Section 3).
 //   - [RequireGDP], [CheckGDP], [AuditGDP], [MakeGDP]: μ-Gaussian DP (Dong,
 //     Roth and Su 2022), by the Gaussian level Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) of one
 //     such event, bounded exactly.

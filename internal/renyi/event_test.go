@@ -224,8 +224,10 @@ func TestPrefixGroups(t *testing.T) {
 // outputs: for two unit Gaussians 0.2 apart at a hockey-stick weight of
 // e^0.01 the best event of the higher one is the half-line above
 // ε/μ + μ/2 = 0.15, δ(0.01) = 0.075, and PrefixGroups finds a run of the
-// highest cells that starts within 0.25 of it. On a table of values the
-// keys fall back to ratios (TestPrefixGroups).
+// highest cells that starts within 0.25 of it (the raw ratio keys predict
+// 0.039 there); in the other direction, whose best event is the
+// half-line below μ/2 − ε/μ = 0.05, a run of the lowest cells. On a table
+// of values the keys are ratio keys.
 func TestPrefixGroupsOfHalfLines(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
 	const n = 50_000
@@ -243,19 +245,43 @@ func TestPrefixGroupsOfHalfLines(t *testing.T) {
 	}
 	order, held := stat.TabulateCells(count(0.2), count(0)), stat.TabulateCells(count(0.2), count(0))
 	hockey := func(a, b float64) float64 { return a - math.Exp(0.01)*b }
+	// run returns the cell where the event's run starts (from the top or
+	// the bottom) and requires the event to be that one run.
+	run := func(g stat.Grouping, in int, fromTop bool) int {
+		edge := part.Cells()
+		if !fromTop {
+			edge = -1
+		}
+		for c := range part.Cells() {
+			if g.OfCell[c] < in && (fromTop && c < edge || !fromTop && c > edge) {
+				edge = c
+			}
+		}
+		for c := range part.Cells() {
+			require.Equal(t, fromTop && c >= edge || !fromTop && c <= edge, g.OfCell[c] < in, "cell %d: one run from cell %d", c, edge)
+		}
+		return edge
+	}
 	g, in, predicted := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, UpperFirstKeys)
 	require.Greater(t, predicted, 0.05)
-	first := part.Cells() // the lowest cell of the event
-	for c := range part.Cells() {
-		if g.OfCell[c] < in {
-			first = min(first, c)
-		}
-	}
-	for c := range part.Cells() {
-		require.Equal(t, c >= first, g.OfCell[c] < in, "cell %d: the event is the cells from %d up", c, first)
-	}
-	require.InDelta(t, 0.15, part.Point(first), 0.25)
-	_, inLow, predictedLow := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, LowerFirstKeys)
+	require.InDelta(t, 0.15, part.Point(run(g, in, true)), 0.25)
+	_, _, predictedLow := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, LowerFirstKeys)
 	require.Less(t, predictedLow, predicted, "the lower half-lines of the higher Gaussian show less")
-	require.Greater(t, inLow, 0)
+
+	g, in, predicted = PrefixGroups(order, held, 1_000_000, true, 0.01, hockey, 32, LowerFirstKeys)
+	require.Greater(t, predicted, 0.05, "the lower Gaussian against the higher")
+	require.InDelta(t, 0.05, part.Point(run(g, in, false)), 0.25)
+
+	values := &stat.Table{NP: 8000, NQ: 8000}
+	for v := 0; v < 20; v++ {
+		values.Cells = append(values.Cells, stat.Cell{Value: v, P: int64(100 + 10*v), Q: int64(300 - 10*v)})
+	}
+	stat.SortCells(values.Cells)
+	want, wantIn, wantPredicted := PrefixGroups(values, values, 100_000, false, 0.01, hockey, 4, PenalisedKeys)
+	for _, keys := range []Keys{LowerFirstKeys, UpperFirstKeys} {
+		g, in, predicted := PrefixGroups(values, values, 100_000, false, 0.01, hockey, 4, keys)
+		require.Equal(t, want, g, "a table of values is ordered by ratio")
+		require.Equal(t, wantIn, in)
+		require.Equal(t, wantPredicted, predicted)
+	}
 }

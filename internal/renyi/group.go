@@ -88,7 +88,8 @@ type keyed struct {
 // with each cell's expected outputs per side among n; with OneSidedKeys,
 // a cell Q never produced is keyed by its exact bound instead
 // (oneSidedKey). Cells of outputs that P produced at least FarFirstCount
-// times and Q never come first (firstKey): whatever the keys, those
+// times and Q never come first (firstKey): whatever the ratio keys (not
+// in the orders by position, LowerFirstKeys and UpperFirstKeys), those
 // beyond a gap in the screening's tails (stat.Partition.Far), outputs
 // far from all others, the strongest evidence a table can hold and the
 // one a group of the noise's own tail would hide; and in an event
@@ -130,7 +131,7 @@ func orderCells(t *stat.Table, n int, reverse bool, keys Keys) []keyed {
 
 // firstKey is the key of cell v of a partition (nil: a table of values)
 // that only P produced, at least FarFirstCount times, when it comes first
-// in every order, else 0: +Inf for a cell beyond a gap in the tails
+// in every ratio order, else 0: +Inf for a cell beyond a gap in the tails
 // (stat.Partition.Far); with event set (an event criterion's order,
 // PrefixGroups), math.MaxFloat64, next, for a cell of one value of the
 // output (stat.Partition.Atom, of a real output or a vector's coordinate,
@@ -183,8 +184,10 @@ const (
 	OneSidedKeys
 	// LowerFirstKeys and UpperFirstKeys: the cells of a partition in the
 	// order of their outputs, lowest (highest) first, so that every prefix
-	// is a half-line of outputs, the likelihood-ratio tests of a location
-	// family (the Gaussian and Laplace mechanisms). Where the ratio of the
+	// is a half-line of outputs, the likelihood-ratio tests of a family
+	// with a monotone ratio (the Gaussian and Laplace mechanisms). The
+	// cells that come first in the ratio orders (firstKey) have no place
+	// of their own here: those orders are screened beside. Where the ratio of the
 	// two densities stays near the test's threshold over a wide range (a
 	// hockey-stick divergence at a small ε: [KMRS24]'s NonDPGaussian2 at
 	// ε = 0.01, whose best events are the half-lines below 0.74 and above
@@ -195,8 +198,8 @@ const (
 	LowerFirstKeys
 	UpperFirstKeys
 	// eventOrder, added to any of them, marks an event criterion's order
-	// (PrefixGroups), which also puts first the cells of one value that
-	// only P produced (see firstKey).
+	// (PrefixGroups), whose ratio orders also put first the cells of one
+	// value that only P produced (see firstKey).
 	eventOrder Keys = 1 << 4
 )
 

@@ -15,10 +15,10 @@ import (
 )
 
 // EventParts is the number of groups of about equal pooled count into which
-// an event criterion's screening cuts the outputs, ordered by their
-// estimated ratio: the confirmation counts them all, so that beside the
-// event it bounds it also sees the likelihood-ratio tests at their
-// boundaries (see [EventFinding]).
+// an event criterion's screening cuts the outputs, in the order it chose
+// (by estimated ratio, or by position): the confirmation counts them all,
+// so that beside the event it bounds it also sees the tests at their
+// boundaries, likelihood-ratio tests or half-lines (see [EventFinding]).
 const EventParts = 32
 
 // EventSmoothCount is the pooled count of the window of adjacent cells
@@ -26,8 +26,10 @@ const EventParts = 32
 // cell's ratio (stat.Smoothed), to order the cells by: a cell of a few
 // dozen draws has a log-ratio error of about ¼, which scatters the cells
 // near the best test's threshold across it (the Gaussian mechanism's
-// hockey-stick event then holds about 9% less than the best). Both
-// orders are tried and the one predicted to bound higher is kept.
+// hockey-stick event then holds about 9% less than the best). Every
+// order is tried (raw, one-sided, smoothed and, for a hockey-stick
+// divergence at δ > 0, by position) and the one predicted to bound
+// highest is kept.
 const EventSmoothCount = 400
 
 // Event is the criterion of the approximate-DP (measure
@@ -35,9 +37,11 @@ const EventSmoothCount = 400
 // measure that one event E bounds from below through its probabilities
 // under both datasets. The screening, in two halves as the Rényi
 // criterion's (the first orders the values or cells by estimated ratio,
-// the second predicts), chooses the likelihood-ratio test {p/q > c} whose
-// exact bound on confirm fresh draws per side at level alpha it predicts
-// largest (renyi.PrefixGroups); the confirmation counts fresh outputs in
+// and for a hockey-stick divergence claimed at δ > 0 the cells of numbers
+// by position too, the second predicts), chooses the likelihood-ratio
+// test {p/q > c}, or the half-line of outputs, whose exact bound on
+// confirm fresh draws per side at level alpha it predicts largest
+// (renyi.PrefixGroups); the confirmation counts fresh outputs in
 // it and bounds the measure with exact Clopper–Pearson bounds
 // (hockey.Measure.Bound): no normal approximation.
 //
@@ -98,12 +102,13 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		if smooth := stat.Smoothed(order, EventSmoothCount); smooth != nil {
 			orderings = append(orderings, ordering{smooth, helds[k], renyi.PenalisedKeys})
 		}
-		if order.Partition != nil && c.measure.Weight > 0 && !c.holdsAtZero() {
-			// Half-lines of real outputs (renyi.LowerFirstKeys) for a
-			// hockey-stick divergence, but for a DP claim's cross-check at
-			// δ = 0, whose early pass asks every prefix of every ordering
-			// to keep its ratio inside ε. (Gaussian DP's audits were
-			// bounded lower with them: 0.95 against 0.98 of μ at μ/1.5.)
+		if order.Partition != nil && c.measure.Weight > 0 && c.threshold > 0 {
+			// Half-lines of numbers (renyi.LowerFirstKeys) for a
+			// hockey-stick divergence claimed at δ > 0, not for a DP
+			// claim's cross-check at δ = 0, whose early pass asks every
+			// prefix of every ordering to keep its ratio inside ε.
+			// (Gaussian DP's audits were bounded lower with them: 0.95
+			// against 0.98 of μ at μ/1.5.)
 			orderings = append(orderings, ordering{order, helds[k], renyi.LowerFirstKeys}, ordering{order, helds[k], renyi.UpperFirstKeys})
 		}
 	}
