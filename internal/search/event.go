@@ -102,13 +102,7 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		if smooth := stat.Smoothed(order, EventSmoothCount); smooth != nil {
 			orderings = append(orderings, ordering{smooth, helds[k], renyi.PenalisedKeys})
 		}
-		if order.Partition != nil && c.measure.Weight > 0 && c.threshold > 0 {
-			// Half-lines of numbers (renyi.LowerFirstKeys) for a
-			// hockey-stick divergence claimed at δ > 0, not for a DP
-			// claim's cross-check at δ = 0, whose early pass asks every
-			// prefix of every ordering to keep its ratio inside ε.
-			// (Gaussian DP's audits were bounded lower with them: 0.95
-			// against 0.98 of μ at μ/1.5.)
+		if c.halfLines(order) {
 			orderings = append(orderings, ordering{order, helds[k], renyi.LowerFirstKeys}, ordering{order, helds[k], renyi.UpperFirstKeys})
 		}
 	}
@@ -134,6 +128,17 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		out[d].MarginHeld = held
 	}
 	return out[0], out[1], nil
+}
+
+// halfLines reports whether the screening also orders the cells of a table
+// by position (renyi.LowerFirstKeys, UpperFirstKeys), every prefix a
+// half-line: for numbers (a partition), a hockey-stick divergence, and a
+// claimed δ > 0. Not for a DP claim's cross-check at δ = 0, whose early
+// pass asks every prefix of every ordering to keep its ratio inside ε,
+// nor for Gaussian DP, whose audits were bounded lower with them (0.95
+// against 0.98 of μ at μ/1.5).
+func (c eventCriterion[D]) halfLines(t *stat.Table) bool {
+	return t.Partition != nil && c.measure.Weight > 0 && c.threshold > 0
 }
 
 // screenOrder chooses the event among the prefixes of order's cells by
