@@ -139,8 +139,8 @@ type Report struct {
 	// trade-off curve of the witness in its direction: the tests at the
 	// boundaries of the screening's groups (about 32 thresholds;
 	// likelihood-ratio tests, or half-lines where the screening chose to
-	// order the outputs by position), counted on the first confirmation's fresh
-	// draws, with a band that holds for every point at once at the
+	// order the outputs by position), counted on the first confirmation's
+	// fresh draws, with a band that holds for every point at once at the
 	// audit's confidence. Under μ-GDP every true point has
 	// Power ≤ Φ(Φ⁻¹(Level) + μ).
 	TradeOff []TradeOffPoint

@@ -52,9 +52,9 @@ type Plan struct {
 	EarlyConfirmation Stage
 	// Deep is the stage at which a run screens its leading pairs again
 	// when its early look decides nothing (see DeepFraction, Run.Deepens):
-	// the zero Stage but for an audit of given pairs only
-	// (GivenPairsOnly) that has an early look and tests a claim, and
-	// where it would not be larger than the screening.
+	// the zero Stage unless the audit screens given pairs only
+	// (GivenPairsOnly), has an early look and tests a claim, and
+	// Samples/DeepFraction exceeds the screening.
 	Deep Stage
 	// GivenPairsOnly is set when the audit screens only the pairs it was
 	// given: no generator, no finder (see WithDeepening).
