@@ -504,7 +504,12 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
-	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
+	var alone search.AloneAtom
+	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score, alone = scoreOf(f.Grouping), f.Alone })
+	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
+		rep.aloneClause, err = aloneVerdict(alone, r.Lambda, r.Threshold, out.PerConfirm, out.Samples)
+		return err
+	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		if out.UnresolvedUnbounded {
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}

@@ -325,6 +325,31 @@ func TestMixedOutputsDoNotFalselyFail(t *testing.T) {
 	}
 }
 
+// An output that one dataset alone produces inside the noise (here 0.5,
+// once in 1,000 draws of X) makes D_2 infinite, but at a million draws the
+// claim could still hold there (Y producing it once in about 2·10⁶ draws):
+// the RDP audit passes, and its success line says what it saw and what
+// would refute the claim; the DP audit of the same pair catches it.
+func TestRDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.IntN(1000) == 0 {
+			return 0.5
+		}
+		return x[0] + x[1] + mechanisms.Laplace{B: 1}.Sample(r, nil)
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+	rdp := 2 * mechanisms.Laplace{B: 1}.RDP(2)
+	rep, err := dptest.AuditRDP(m, 2, rdp, dptest.Seed(1), dptest.Candidates(0))
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Contains(t, rep.String(), "but X alone produced the output 0.5 (")
+	require.Contains(t, rep.String(), "which these draws cannot refute (about ")
+	require.Contains(t, rep.String(), "RequireDP and RequireApproxDP test such outputs")
+
+	rep, err = dptest.AuditDP(m, 2, dptest.Seed(1), dptest.Candidates(0))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}
+
 // Heavy tails (a noisy sum divided by a noisy count, with outputs beyond
 // 10¹² a third of the time) are estimated on the asinh scale: the ε-DP mean
 // passes its claim as RDP (D_λ ≤ ε), and a claim well below its divergence

@@ -190,6 +190,9 @@ type Report struct {
 	stdErr            float64
 	allowInconclusive bool
 	unresolved        bool // the audit stopped before its plan (and seed) was resolved
+	// aloneClause is, for an RDP pass, what the success line says of an
+	// output one dataset alone produced (aloneVerdict).
+	aloneClause string
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -509,7 +512,7 @@ func (r Report) successLine() string {
 	if r.DeepScreened > 0 {
 		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
 	}
-	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText()
+	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText() + r.aloneClause
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {

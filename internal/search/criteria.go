@@ -64,6 +64,52 @@ type RenyiFinding struct {
 	// such a table proves nothing about the other values: a set of noise
 	// values can be chosen as well as a telling one.)
 	SparseValues float64
+	// Alone is the most frequent atom of a real output (a cell of one
+	// value inside the partition, not beyond a gap) that the screening
+	// saw from the bounded side only, at least FarAloneCount times; zero
+	// if none. Its order-λ divergence may be infinite, and the statistic
+	// may hold it among other outputs, where no count shows it: the
+	// report says so (see innerAloneAtom).
+	Alone AloneAtom
+}
+
+// AloneAtom is a value of a real output that one dataset produced Count
+// times in Draws screening draws and the other never did.
+type AloneAtom struct {
+	Value        float64
+	Count, Draws int64
+	// Second is set when the dataset that produced it is the pair's
+	// second (Y), the bounded side of D(M(Y) ‖ M(X)).
+	Second bool
+}
+
+// innerAloneAtom returns the atom of a screening table's partition (of a
+// real output or a vector's coordinate, not beyond a gap: farAloneCells
+// sees those) that the bounded side (P; Q if reverse) produced most
+// often, at least FarAloneCount times, while the other never did; zero
+// if none. Noise with a density repeats no value, so such an atom is
+// either a discrete output's value both datasets produce at very
+// different rates (the rare values of a rounded output's tail) or an
+// output the other dataset never produces, whose divergence is infinite
+// at every order: at order λ the draws cannot tell the two apart until
+// the other side's rate the claim allows falls within their reach.
+func innerAloneAtom(t *stat.Table, reverse bool) AloneAtom {
+	part := t.Partition
+	if part == nil || !part.OutputValues() {
+		return AloneAtom{}
+	}
+	var best AloneAtom
+	for _, c := range t.Cells {
+		p, q, n := c.P, c.Q, t.NP
+		if reverse {
+			p, q, n = q, p, t.NQ
+		}
+		cell := c.Value.(int)
+		if q == 0 && p >= FarAloneCount && p > best.Count && part.Atom(cell) && !part.Far(cell) {
+			best = AloneAtom{Value: part.Point(cell), Count: p, Draws: n, Second: reverse}
+		}
+	}
+	return best
 }
 
 type rdpCriterion[D any] struct {
@@ -172,6 +218,7 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	// Far outputs of the bounded side alone: no estimate bounds them, so
 	// the pair is confirmed first and no look holds the claim.
 	farAlone := farAloneCells(pooled, reverse) >= FarAloneCount
+	alone := innerAloneAtom(pooled, reverse)
 	flag := func(s Score) Score {
 		if farAlone {
 			s.Rank, s.Unbounded = math.Inf(1), true
@@ -186,10 +233,10 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
 		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
+		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable, Alone: alone}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
+	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable, Alone: alone}}, nil
 }
 
 // FarAloneCount is how many outputs of one dataset alone in far cells a

@@ -35,3 +35,37 @@ func TestFarAlone(t *testing.T) {
 	g.OfCell[far-1] = 1 // with a cell of the noise: not far alone
 	require.Zero(t, farAlone(g, []int64{100, 7}, []int64{90, 0}))
 }
+
+// innerAloneAtom finds the atom inside the partition that one side alone
+// produced at least FarAloneCount times: not a far output (farAlone's),
+// not one the other side produced too, not one seen fewer times.
+func TestInnerAloneAtom(t *testing.T) {
+	pilot := make([]float64, 0, 64)
+	for i := range 64 {
+		pilot = append(pilot, float64(i)/64)
+	}
+	table := func(atomX, atomY, far int) *stat.Table {
+		part := stat.PartitionOf(pilot)
+		x, y := stat.NewTailCounts(part, stat.TailKeep), stat.NewTailCounts(part, stat.TailKeep)
+		for i := range 640 { // the noise, on both sides
+			x.Add(float64(i)/640 + 1e-4)
+			y.Add(float64(i)/640 + 2e-4)
+		}
+		for range atomX {
+			x.Add(0.3)
+		}
+		for range atomY {
+			y.Add(0.3)
+		}
+		for range far {
+			x.Add(1e6)
+		}
+		return stat.RefineTails(x, y)
+	}
+	got := innerAloneAtom(table(12, 0, 20), false)
+	require.Equal(t, AloneAtom{Value: 0.3, Count: 12, Draws: 672}, got)
+	require.Zero(t, innerAloneAtom(table(12, 0, 20), true), "Y produced nothing alone")
+	require.Equal(t, AloneAtom{Value: 0.3, Count: 12, Draws: 652, Second: true}, innerAloneAtom(table(0, 12, 0), true))
+	require.Zero(t, innerAloneAtom(table(12, 1, 0), false), "the other side produced it too")
+	require.Zero(t, innerAloneAtom(table(FarAloneCount-1, 0, 0), false), "seen fewer than FarAloneCount times")
+}
