@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/hockey"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/search"
 	req "github.com/stretchr/testify/require"
@@ -18,8 +21,30 @@ func TestAloneRateAtOrderTwo(t *testing.T) {
 		e := math.Exp(c.eps)
 		b := -(1 - 2*c.a - e)
 		root := (b - math.Sqrt(b*b-4*e*c.a*c.a)) / (2 * e)
-		req.InEpsilon(t, root, aloneRate(c.a, 2, c.eps), 1e-9, "a=%g ε=%g", c.a, c.eps)
+		req.InEpsilon(t, root, aloneRate(c.a, renyiAlone(2), c.eps), 1e-9, "a=%g ε=%g", c.a, c.eps)
 	}
+}
+
+// A root far below a (a low order, a large claim) is found on the log
+// scale: the measure there equals the claim.
+func TestAloneRateOfATinyRoot(t *testing.T) {
+	for _, c := range []struct{ a, lambda, eps float64 }{{1e-3, 1.01, 1}, {1e-3, 2, 150}} {
+		m := renyiAlone(c.lambda)
+		b := aloneRate(c.a, m, c.eps)
+		req.Less(t, b, 1e-60, "%+v", c)
+		req.InEpsilon(t, c.eps, m.of(c.a, b), 1e-6, "%+v at b = %g", c, b)
+	}
+}
+
+// For Gaussian DP the claim μ allows a test of power a a level of at
+// least b = Φ(Φ⁻¹(a) − μ).
+func TestAloneRateOfGaussianDP(t *testing.T) {
+	for _, c := range []struct{ a, mu float64 }{{1e-3, 2}, {1.0 / 300, 1}, {0.2, 0.5}, {1e-6, 5}} {
+		want := numeric.NormalCDF(numeric.NormalQuantile(c.a) - c.mu)
+		req.InEpsilon(t, want, aloneRate(c.a, gaussianAlone(), c.mu), 1e-9, "a=%g μ=%g", c.a, c.mu)
+	}
+	n := aloneReach(1e-3, gaussianAlone(), 2, 1e-5)
+	req.Greater(t, hockey.Gaussian().Bound(int64(math.Round(1e-3*n)), int64(n), 0, int64(n), 1e-5).LowerBound, 2.0)
 }
 
 // aloneReach is, to 1%, the fewest draws at which the event bound shows
@@ -29,32 +54,45 @@ func TestAloneReachIsTheFewestDrawsThatShowIt(t *testing.T) {
 		return renyi.EventBound(int64(math.Round(a*n)), int64(n), 0, int64(n), lambda, alpha).LowerBound > eps
 	}
 	for _, c := range []struct{ a, lambda, eps float64 }{{1.0 / 300, 2, 1.238}, {1e-3, 2, 1.238}, {1e-2, 8, 3}} {
-		n := aloneReach(c.a, c.lambda, c.eps, 1e-5)
+		n := aloneReach(c.a, renyiAlone(c.lambda), c.eps, 1e-5)
 		req.True(t, shows(c.a, n, c.lambda, c.eps, 1e-5), "%+v at %g", c, n)
 		req.False(t, shows(c.a, n/1.02, c.lambda, c.eps, 1e-5), "%+v at %g", c, n/1.02)
 	}
-	req.True(t, math.IsInf(aloneReach(1e-12, 2, 30, 1e-5), 1), "an output once in 10¹² draws, against a claim of 30, is out of reach")
+	req.True(t, math.IsInf(aloneReach(1e-12, renyiAlone(2), 30, 1e-5), 1), "an output once in 10¹² draws, against a claim of 30, is out of reach")
+	for _, a := range []float64{0.5, 1} { // a few draws show it: the search ends on whole draws
+		n := aloneReach(a, renyiAlone(2), 0.001, 1e-5)
+		req.True(t, shows(a, n, 2, 0.001, 1e-5), "a=%g at %g", a, n)
+		req.False(t, shows(a, n-1, 2, 0.001, 1e-5), "a=%g at %g", a, n-1)
+	}
 }
 
 // Within the planned draws, an atom of one dataset alone that the
 // confirmation did not show makes the audit inconclusive; beyond them, the
 // success line names it and the draws that would refute the claim there.
 func TestAloneVerdict(t *testing.T) {
-	clause, err := aloneVerdict(search.AloneAtom{}, 2, 1, 1e-5, 1_000_000)
+	pair := fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}}
+	clause, err := aloneVerdict(search.AloneAtom{}, pair, renyiAlone(2), 1, 1e-5)
 	req.NoError(t, err)
 	req.Empty(t, clause)
 
-	atom := search.AloneAtom{Value: 0.5, Count: 100, Draws: 100_000}
-	clause, err = aloneVerdict(atom, 2, 1.238, 1e-5, 1_000_000)
+	atom := search.AloneAtom{Value: 0.5, Coordinate: -1, Count: 100, Draws: 100_000}
+	clause, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
 	req.NoError(t, err)
-	req.Contains(t, clause, "X alone produced the output 0.5 (100 of 100,000 screening draws; Y none)")
-	req.Contains(t, clause, "the claim allows Y to produce it once in 2,500,000 draws") // 1/b, a²/b + (1 − a)²/(1 − b) = e^1.238: b ≈ 10⁻⁶/2.45
-	req.Contains(t, clause, "RequireDP and RequireApproxDP test such outputs")
+	req.Contains(t, clause, "X=[1 0.5] alone produced the output 0.5 (100 of 100,000 screening draws; Y=[0 0.5] none)")
+	req.Contains(t, clause, "the claim holds there only if Y=[0 0.5] produces it at least once in 2,500,000 draws") // 1/b, a²/b + (1 − a)²/(1 − b) = e^1.238: b ≈ 10⁻⁶/2.45
+	req.Contains(t, clause, " draws per side would; RequireDP and RequireApproxDP test such outputs)")
 
-	atom.Second = true
-	_, err = aloneVerdict(atom, 2, 1.238, 1e-5, 100_000_000)
+	atom.Coordinate = 3
+	clause, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
+	req.NoError(t, err)
+	req.Contains(t, clause, "X=[1 0.5] alone produced the value 0.5 of coordinate v[3] (")
+
+	// Once in 50 draws, never on Y in 100,000: those draws alone show
+	// D₂ above 1.238 (the claim needs Y at least once in about 6,200).
+	atom = search.AloneAtom{Value: 0.5, Coordinate: -1, Count: 2_000, Draws: 100_000, Reverse: true}
+	_, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
 	var inc *InconclusiveError
 	req.True(t, errors.As(err, &inc), "%v", err)
-	req.True(t, strings.HasPrefix(inc.Reason, "Y alone produced the output 0.5"), inc.Reason)
+	req.True(t, strings.HasPrefix(inc.Reason, "Y=[0 0.5] alone produced the output 0.5"), inc.Reason)
 	req.Contains(t, inc.Remedy, "RequireDP")
 }

@@ -102,8 +102,15 @@ func approxDPClaim(eps, delta float64) plan.Claim {
 //
 // with exact Clopper–Pearson bounds. For the Gaussian mechanism of
 // sensitivity Δ and noise σ every such test gives μ = Δ/σ, which the
-// estimate recovers. Bad input as for [RequireApproxDP] (μ < 0, NaN or
-// +Inf).
+// estimate recovers. An output that one dataset alone produces is a test
+// of level 0 and positive power a, which no finite μ allows, but the
+// draws show it only once the least rate at which the claim needs the
+// other dataset to produce it, Φ(Φ⁻¹(a) − μ), is within their reach: as
+// for [RequireRDP], a repeated value amid the other's outputs that a
+// screening saw from one dataset only, ten times or more, makes the audit
+// inconclusive if the screening's own draws would refute the claim there,
+// and is otherwise named in the success line. Bad input as for
+// [RequireApproxDP] (μ < 0, NaN or +Inf).
 func RequireGDP[D any](t TestingT, m Mechanism[D], mu float64, opts ...Option) {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()

@@ -194,6 +194,26 @@ func TestGDPOfTheGaussianMechanism(t *testing.T) {
 // GDP of a discrete mechanism: binary randomized response of ε₀ has the
 // trade-off curve of one test, level 1 − p and power p; the audit's
 // μ estimate is that test's Φ⁻¹(p) − Φ⁻¹(1 − p) = 2·Φ⁻¹(p).
+// An output that one dataset alone produces (0.5, once in 1,000 draws of
+// X) is a test of level 0 and positive power, which no finite μ allows,
+// but at a million draws the claim μ = 2 could still hold there (Y
+// producing it once in about 5·10⁶ draws): the GDP audit passes, and its
+// success line says what it saw and what would refute the claim.
+func TestGDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.IntN(1000) == 0 {
+			return 0.5
+		}
+		return x[0] + x[1] + r.NormFloat64()
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(3), dptest.Candidates(0))
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.Regexp(t, `but X=\[1 [0-9.]+\] alone produced the output 0.5 \(`, rep.String())
+	require.Contains(t, rep.String(), "which no finite μ allows if the other dataset never produces it")
+	require.Contains(t, rep.String(), "which these draws cannot refute (about ")
+}
+
 func TestGDPOfRandomizedResponse(t *testing.T) {
 	rr := mechanisms.RandomizedResponse{Eps0: 1, M: 1}
 	m := dptest.Discrete(rr.Sample)

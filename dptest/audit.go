@@ -504,10 +504,10 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
-	var alone search.AloneAtom
-	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score, alone = scoreOf(f.Grouping), f.Alone })
+	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
 	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
-		rep.aloneClause, err = aloneVerdict(alone, r.Lambda, r.Threshold, out.PerConfirm, out.Samples)
+		alone, pair := aloneAmong(out.Screened, func(f search.RenyiFinding) search.AloneAtom { return f.Alone })
+		rep.atomClause, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
 		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
@@ -533,6 +533,11 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	fill(rep, out, err, func(f search.EventFinding) { rep.Score = scoreOf(f.Groups) })
 	if err == nil {
 		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, out.Samples, p.Alpha()) // the deciding look's draws
+	}
+	if err == nil && out.Unresolved == "" && !out.Violated && r.Criterion == plan.CriterionGaussian {
+		alone, pair := aloneAmong(out.Screened, func(f search.EventFinding) search.AloneAtom { return f.Alone })
+		rep.atomClause, err = aloneVerdict(alone, pair, gaussianAlone(), r.Threshold, out.PerConfirm)
+		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"

@@ -21,17 +21,18 @@ import (
 // violation was found, never that m is private.
 //
 // An output that one dataset alone produces makes D_λ infinite, but at
-// order λ a finite number of draws shows it only once the other
-// dataset's rate the claim allows, b with
+// order λ a finite number of draws shows it only once the least rate b at
+// which the claim needs the other dataset to produce it,
 //
-//	D_λ((a, 1 − a) ‖ (b, 1 − b)) ≤ ε   (a: its rate under the first),
+//	D_λ((a, 1 − a) ‖ (b, 1 − b)) = ε   (a: its rate under the dataset that produced it),
 //
 // falls within their reach. Such an output far beyond all others makes
-// the audit inconclusive; a repeated value inside the noise (an atom)
-// that the screening saw from one dataset only, ten times or more, makes
-// it inconclusive if the planned draws would have shown it, and is
-// otherwise named in the success line with the draws per side that would
-// ([RequireDP] and [RequireApproxDP] test such outputs directly).
+// the audit inconclusive. A repeated value amid the other dataset's
+// outputs (an atom) that a screening saw from one dataset only, ten times
+// or more, makes it inconclusive if the screening's own draws would
+// refute the claim there, and is otherwise named in the success line with
+// b and the draws per side that would ([RequireDP] and [RequireApproxDP]
+// test such outputs directly).
 //
 // It fails the test, with a message naming the value, on λ ≤ 1, λ = +Inf,
 // λ NaN, ε < 0, ε NaN or ε = +Inf (a claim of nothing), a zero Mechanism,

@@ -41,7 +41,12 @@ type Report struct {
 	// with probability about 90%: Claimed + (z_{1−α′} + z_{0.95}) times
 	// the widest confirmation's standard error, and for ApproxDP and GDP at
 	// least the least value any event of this many draws could show above
-	// the claim (an event the other dataset never produces included). An
+	// the claim (an event the other dataset never produces included). For
+	// DP it is read on the scale of ε: an ε-DP mechanism's loss on an event
+	// holding a share P of the outputs is at most ln(P/(1 − e^ε(1 − P))),
+	// so a loss r caught there means ε ≥ ln((1 − P·e^{−r})/(1 − P)) (an
+	// event of most outputs, its loss near 0 and its error tiny, resolves
+	// little). An
 	// audit whose resolution exceeds 1.5 times the claim is inconclusive,
 	// not passed. For a [Vector] mechanism it is the resolution of the
 	// measure of the learned score's values, which is at most the
@@ -190,9 +195,9 @@ type Report struct {
 	stdErr            float64
 	allowInconclusive bool
 	unresolved        bool // the audit stopped before its plan (and seed) was resolved
-	// aloneClause is, for an RDP pass, what the success line says of an
-	// output one dataset alone produced (aloneVerdict).
-	aloneClause string
+	// atomClause is, for an RDP or GDP pass, what the success line says
+	// of an atom one dataset alone produced (aloneVerdict).
+	atomClause string
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -512,7 +517,7 @@ func (r Report) successLine() string {
 	if r.DeepScreened > 0 {
 		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
 	}
-	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText() + r.aloneClause
+	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText() + r.atomClause
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {

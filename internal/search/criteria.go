@@ -73,30 +73,67 @@ type RenyiFinding struct {
 	Alone AloneAtom
 }
 
-// AloneAtom is a value of a real output that one dataset produced Count
-// times in Draws screening draws and the other never did.
+// AloneAtom is a value of a real output, or of a vector's coordinate,
+// that one dataset produced Count times in Draws screening draws and the
+// other never did.
 type AloneAtom struct {
-	Value        float64
+	Value float64
+	// Coordinate is the vector's coordinate that took Value (Score.Coords[0]
+	// of a coordinate score), -1 for a real output.
+	Coordinate   int
 	Count, Draws int64
-	// Second is set when the dataset that produced it is the pair's
-	// second (Y), the bounded side of D(M(Y) ‖ M(X)).
-	Second bool
+	// Reverse is set when the dataset that produced it is the pair's
+	// second (Y): the bounded side of D(M(Y) ‖ M(X)).
+	Reverse bool
+}
+
+// aloneAtomOf returns the atom of one dataset alone (innerAloneAtom) that
+// any of a screening's tables (a real output's, a vector's scores'; each
+// pooled with its held-out half) counts most often, for the bounded side
+// of direction reverse: the table whose statistic leads need not be the
+// one that isolates it.
+func aloneAtomOf(orders, helds []*stat.Table, reverse bool) AloneAtom {
+	var best AloneAtom
+	for k, order := range orders {
+		if a := innerAloneAtom(stat.Pooled(order, helds[k]), reverse); a.Count > best.Count {
+			best = a
+		}
+	}
+	return best
 }
 
 // innerAloneAtom returns the atom of a screening table's partition (of a
-// real output or a vector's coordinate, not beyond a gap: farAloneCells
-// sees those) that the bounded side (P; Q if reverse) produced most
-// often, at least FarAloneCount times, while the other never did; zero
-// if none. Noise with a density repeats no value, so such an atom is
-// either a discrete output's value both datasets produce at very
-// different rates (the rare values of a rounded output's tail) or an
-// output the other dataset never produces, whose divergence is infinite
-// at every order: at order λ the draws cannot tell the two apart until
-// the other side's rate the claim allows falls within their reach.
+// real output or a vector's coordinate; also a single integer of numbers
+// screened in ranges; not beyond a gap: farAloneCells sees those) that the
+// bounded side (P; Q if reverse) produced most often, at least
+// FarAloneCount times, while the other never did, though it produced at
+// least FarAloneCount outputs below it and as many above; zero if none.
+// Noise with a density repeats no value, so such an atom is an output the
+// other dataset never produces, whose divergence is infinite at every
+// order, or one it produces far more rarely, in a valley of its
+// distribution; the draws cannot tell the two apart until the other
+// side's rate the claim allows is within their reach. (The rare values of
+// a rounded output's tail, which both datasets produce at very different
+// rates, lie beyond the other's outputs on one side, and are not taken.)
 func innerAloneAtom(t *stat.Table, reverse bool) AloneAtom {
 	part := t.Partition
 	if part == nil || !part.OutputValues() {
 		return AloneAtom{}
+	}
+	other := make([]int64, part.Cells()+1) // the other side's outputs before each cell
+	for _, c := range t.Cells {
+		q := c.Q
+		if reverse {
+			q = c.P
+		}
+		other[c.Value.(int)+1] += q
+	}
+	for i := 1; i < len(other); i++ {
+		other[i] += other[i-1]
+	}
+	coordinate := -1
+	if part.Score != nil {
+		coordinate = part.Score.Coords[0]
 	}
 	var best AloneAtom
 	for _, c := range t.Cells {
@@ -105,8 +142,9 @@ func innerAloneAtom(t *stat.Table, reverse bool) AloneAtom {
 			p, q, n = q, p, t.NQ
 		}
 		cell := c.Value.(int)
-		if q == 0 && p >= FarAloneCount && p > best.Count && part.Atom(cell) && !part.Far(cell) {
-			best = AloneAtom{Value: part.Point(cell), Count: p, Draws: n, Second: reverse}
+		inside := other[cell] >= FarAloneCount && other[len(other)-1]-other[cell+1] >= FarAloneCount
+		if q == 0 && p >= FarAloneCount && p > best.Count && inside && part.Atom(cell) && !part.Far(cell) {
+			best = AloneAtom{Value: part.Point(cell), Coordinate: coordinate, Count: p, Draws: n, Reverse: reverse}
 		}
 	}
 	return best
@@ -151,6 +189,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 				out[d] = s
 			}
 		}
+		out[d].Finding.Alone = aloneAtomOf(orders, helds, reverse)
 	}
 	return out[0], out[1], nil
 }
@@ -218,7 +257,6 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	// Far outputs of the bounded side alone: no estimate bounds them, so
 	// the pair is confirmed first and no look holds the claim.
 	farAlone := farAloneCells(pooled, reverse) >= FarAloneCount
-	alone := innerAloneAtom(pooled, reverse)
 	flag := func(s Score) Score {
 		if farAlone {
 			s.Rank, s.Unbounded = math.Inf(1), true
@@ -233,10 +271,10 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
 		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable, Alone: alone}}, nil
+		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable, Alone: alone}}, nil
+	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
 }
 
 // FarAloneCount is how many outputs of one dataset alone in far cells a
@@ -483,7 +521,8 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 	}
 	n := int64(st.Samples)
 	score := func(b local.Bound) Score {
-		return Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0}
+		return Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0,
+			EventShare: float64(b.CountX) / float64(n)}
 	}
 	k := 0
 	if sxy != nil {
@@ -496,6 +535,26 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 		yx.Unresolved = sparseReason(syx.SparseValues)
 	}
 	return xy, yx, nil
+}
+
+// SupResolution reads a resolution r of the loss ln P(E) − ln Q(E) of the
+// confirmed event E on the scale of the claim, the supremum of the loss:
+// an ε-DP mechanism keeps both P(E) ≤ e^ε·Q(E) and, on the complement,
+// 1 − Q(E) ≤ e^ε·(1 − P(E)), so an event holding a share P = P(E) of the
+// outputs shows a loss of at most
+//
+//	min(ε, ln(P / (1 − e^ε·(1 − P)))),
+//
+// and a loss of r on it needs ε ≥ max(r, ln((1 − P·e^{−r}) / (1 − P))).
+// An event of most outputs (its loss near 0, its error tiny) thus states
+// no resolution it lacks: a loss of 0.0135 caught on an event of 80% of
+// the outputs is a level ε of 0.052. A share of 1 resolves nothing.
+func (dpCriterion[D]) SupResolution(r float64, s Score) float64 {
+	p := s.EventShare
+	if !(p < 1) {
+		return math.Inf(1)
+	}
+	return max(r, math.Log((1-p*math.Exp(-r))/(1-p)))
 }
 
 // sparseCount is, for a table of ranges of numbers whose values are

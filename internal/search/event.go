@@ -61,6 +61,12 @@ type EventFinding struct {
 	Groups       stat.Grouping
 	InEvent      int
 	SparseValues float64
+	// Alone is, for Gaussian DP, the screening's most frequent atom of one
+	// dataset alone (see RenyiFinding.Alone): a test of level 0 and
+	// positive power, which no finite μ allows, but which a finite number
+	// of draws shows only once the other dataset's rate a claim allows is
+	// within their reach.
+	Alone AloneAtom
 }
 
 type eventCriterion[D any] struct {
@@ -126,6 +132,9 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 			}
 		}
 		out[d].MarginHeld = held
+		if c.measure.Weight == 0 { // Gaussian DP
+			out[d].Finding.Alone = aloneAtomOf(orders, helds, reverse)
+		}
 	}
 	return out[0], out[1], nil
 }

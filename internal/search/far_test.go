@@ -37,35 +37,66 @@ func TestFarAlone(t *testing.T) {
 }
 
 // innerAloneAtom finds the atom inside the partition that one side alone
-// produced at least FarAloneCount times: not a far output (farAlone's),
-// not one the other side produced too, not one seen fewer times.
+// produced at least FarAloneCount times, inside the other side's outputs:
+// not a far output (farAlone's), not one the other side produced too, not
+// one seen fewer times, not one beyond the other side's outputs (a
+// rounded output's tail value).
 func TestInnerAloneAtom(t *testing.T) {
 	pilot := make([]float64, 0, 64)
 	for i := range 64 {
 		pilot = append(pilot, float64(i)/64)
 	}
-	table := func(atomX, atomY, far int) *stat.Table {
-		part := stat.PartitionOf(pilot)
-		x, y := stat.NewTailCounts(part, stat.TailKeep), stat.NewTailCounts(part, stat.TailKeep)
-		for i := range 640 { // the noise, on both sides
-			x.Add(float64(i)/640 + 1e-4)
-			y.Add(float64(i)/640 + 2e-4)
-		}
-		for range atomX {
-			x.Add(0.3)
-		}
-		for range atomY {
-			y.Add(0.3)
-		}
-		for range far {
-			x.Add(1e6)
-		}
-		return stat.RefineTails(x, y)
-	}
+	table := func(atomX, atomY, far int) *stat.Table { return aloneTable(pilot, atomX, atomY, far, 1) }
 	got := innerAloneAtom(table(12, 0, 20), false)
-	require.Equal(t, AloneAtom{Value: 0.3, Count: 12, Draws: 672}, got)
+	require.Equal(t, AloneAtom{Value: 0.3, Coordinate: -1, Count: 12, Draws: 672}, got)
 	require.Zero(t, innerAloneAtom(table(12, 0, 20), true), "Y produced nothing alone")
-	require.Equal(t, AloneAtom{Value: 0.3, Count: 12, Draws: 652, Second: true}, innerAloneAtom(table(0, 12, 0), true))
+	require.Equal(t, AloneAtom{Value: 0.3, Coordinate: -1, Count: 12, Draws: 652, Reverse: true}, innerAloneAtom(table(0, 12, 0), true))
 	require.Zero(t, innerAloneAtom(table(12, 1, 0), false), "the other side produced it too")
 	require.Zero(t, innerAloneAtom(table(FarAloneCount-1, 0, 0), false), "seen fewer than FarAloneCount times")
+	require.Zero(t, innerAloneAtom(aloneTable(pilot, 12, 0, 0, 0.25), false), "above every output of Y")
+
+	// Two atoms of X alone: the more frequent. A cell of X alone that is
+	// not an atom (Y's outputs skip [0.5, 0.75)): none.
+	part := stat.PartitionOf(pilot)
+	x, y := stat.NewTailCounts(part, stat.TailKeep), stat.NewTailCounts(part, stat.TailKeep)
+	for i := range 640 {
+		v := float64(i)/640 + 1e-4
+		x.Add(v)
+		if v < 0.5 || v >= 0.75 {
+			y.Add(v + 1e-4)
+		}
+	}
+	for range 15 {
+		x.Add(0.35)
+	}
+	require.Equal(t, AloneAtom{Value: 0.35, Coordinate: -1, Count: 15, Draws: 655}, innerAloneAtom(stat.RefineTails(x, y), false))
+	for range 20 {
+		x.Add(0.3)
+	}
+	require.Equal(t, 0.3, innerAloneAtom(stat.RefineTails(x, y), false).Value)
+	for range 10 {
+		x.Add(0.35)
+	}
+	require.Equal(t, 0.35, innerAloneAtom(stat.RefineTails(x, y), false).Value)
+}
+
+// aloneTable is a screening table of noise on [0, 1) for X and [0, yTop)
+// for Y, atomX and atomY outputs at 0.3 and far outputs of X at 10⁶.
+func aloneTable(pilot []float64, atomX, atomY, far int, yTop float64) *stat.Table {
+	part := stat.PartitionOf(pilot)
+	x, y := stat.NewTailCounts(part, stat.TailKeep), stat.NewTailCounts(part, stat.TailKeep)
+	for i := range 640 {
+		x.Add(float64(i)/640 + 1e-4)
+		y.Add(float64(i)/640*yTop + 2e-4)
+	}
+	for range atomX {
+		x.Add(0.3)
+	}
+	for range atomY {
+		y.Add(0.3)
+	}
+	for range far {
+		x.Add(1e6)
+	}
+	return stat.RefineTails(x, y)
 }

@@ -85,6 +85,10 @@ type Score struct {
 	// the groups, and its standard error (both 0 for other criteria):
 	// evidence the confirmation must not contradict (see [contradicted]).
 	HeldOut, HeldOutStdErr float64
+	// EventShare is, for a local-DP confirmation, the share P̂(E) of the
+	// bounded side's draws in the event confirmed (see
+	// dpCriterion.SupResolution); 0 for other criteria.
+	EventShare float64
 	// Rank orders screened candidates, most divergent first: the predicted
 	// confirmation bound of the chosen statistic for the Rényi criterion
 	// (computed on draws that did not choose it), the estimate less
@@ -188,6 +192,11 @@ type Outcome[D, F any] struct {
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
+	// Screened are the candidates (pair, direction) the deciding look
+	// chose from, best first, their Confirmations empty but for those
+	// confirmed: what their screenings saw that the confirmed statistic
+	// may not count (an output of one dataset alone) is in their Finding.
+	Screened []Candidate[D, F]
 	// Samples is the deciding confirmation's draws per side.
 	Samples int
 	// Early is set when the run ended at its early look (Config.Early):
@@ -353,9 +362,10 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	if err != nil {
 		return out, err
 	}
+	out.Screened = s.cands
 	th := cfg.Run.Threshold
 	out.Best, out.Violated = decide(out.Confirmed, th)
-	out.Resolution = resolution(out.Confirmed, th, out.PerConfirm)
+	out.Resolution = resolution(s.crit, out.Confirmed, th, out.PerConfirm)
 	if f, ok := s.crit.(floored); ok {
 		out.Resolution = max(out.Resolution, f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm))
 	}
@@ -570,18 +580,31 @@ const DetectProbability = 0.9
 // above it by each confirmation with probability 1 − β, by both with
 // DetectProbability. The standard error is taken where it was measured,
 // so this is an approximation wherever it grows with the divergence.
-func resolution[D, F any](confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
+func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
 	zA := numeric.UpperNormalQuantile(perConfirm)
 	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(DetectProbability))
-	gap := 0.0
+	sup, _ := crit.(supResolved)
+	res := threshold
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if g := max(s.Estimate-s.LowerBound, zA*s.StdErr); !(g <= gap) {
-				gap = g
+			r := threshold + max(s.Estimate-s.LowerBound, zA*s.StdErr)*(zA+zB)/zA
+			if sup != nil {
+				r = sup.SupResolution(r, s)
+			}
+			if !(r <= res) {
+				res = r
 			}
 		}
 	}
-	return threshold + gap*(zA+zB)/zA
+	return res
+}
+
+// supResolved is a criterion whose confirmations resolve the measure of
+// one event, which the claim bounds through its supremum over events: it
+// reads a confirmation's resolution on the claim's scale (see
+// dpCriterion.SupResolution).
+type supResolved interface {
+	SupResolution(r float64, s Score) float64
 }
 
 func reverseIndex(reverse bool) int {

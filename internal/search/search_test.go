@@ -645,3 +645,18 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 		require.Equal(t, [2]int{early, planned}, l)
 	}
 }
+
+// A local-DP confirmation's resolution is read on the scale of ε: on an
+// event of a small share of the outputs it is the event's own; on one of
+// most outputs, the least ε whose largest loss on an event of that share
+// (the complement bound) reaches it; on every output, none.
+func TestSupResolutionOfALargeEvent(t *testing.T) {
+	var c dpCriterion[[]float64]
+	require.Equal(t, 0.0135, c.SupResolution(0.0135, Score{EventShare: 0.01}))
+	require.Equal(t, 1.02, c.SupResolution(1.02, Score{EventShare: 0.5}), "Laplace's half-line at its ε")
+	eps := c.SupResolution(0.0135, Score{EventShare: 0.8})
+	require.InDelta(t, 0.0522, eps, 1e-4)
+	q := 1 - math.Exp(eps)*(1-0.8) // the least Q(E) an ε-DP mechanism allows
+	require.InDelta(t, 0.0135, math.Log(0.8/q), 1e-12, "its largest loss on the event is the resolution")
+	require.True(t, math.IsInf(c.SupResolution(0.0135, Score{EventShare: 1}), 1))
+}

@@ -120,6 +120,9 @@ func main() {
 		fmt.Printf("%-12s %-34s %9.4g | %4d %4d %4d %8.3f      | %4d %4d %4d %4d           | %6.2f\n",
 			s.family, s.name, s.truth, ok.runs, ok.violated, ok.inconclusive, med,
 			bad.runs, bad.violated, bad.inconclusive, bad.passed, (ok.seconds+bad.seconds)/float64(max(ok.runs+bad.runs, 1)))
+		if ok.named > 0 {
+			fmt.Printf("    %d of the %d passes of the correct claims name an output one dataset alone produced\n", ok.named, ok.passed)
+		}
 		if bad.named > 0 {
 			fmt.Printf("    %d of the %d passes of the violated claims name the output one dataset alone produced\n", bad.named, bad.passed)
 		}
@@ -129,8 +132,8 @@ func main() {
 		all[0].merge(ok)
 		all[1].merge(bad)
 	}
-	fmt.Printf("\ncorrect claims: %d audits, %d false failures, %d inconclusive (%.1f%%)\n",
-		all[0].runs, all[0].violated, all[0].inconclusive, 100*float64(all[0].inconclusive)/float64(max(all[0].runs, 1)))
+	fmt.Printf("\ncorrect claims: %d audits, %d false failures, %d inconclusive (%.1f%%), %d passes naming an output of one dataset alone\n",
+		all[0].runs, all[0].violated, all[0].inconclusive, 100*float64(all[0].inconclusive)/float64(max(all[0].runs, 1)), all[0].named)
 	fmt.Printf("1.5× violations: %d audits, %d detected, %d inconclusive, %d passed silently, %d passed naming an output of one dataset alone\n",
 		all[1].runs, all[1].violated, all[1].inconclusive, all[1].passed-all[1].named, all[1].named)
 	fmt.Println(expstat.PeakRSS())
