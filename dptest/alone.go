@@ -110,12 +110,14 @@ func aloneReach(a float64, m aloneMeasure, eps, alpha float64) float64 {
 }
 
 // aloneAmong returns the atom of one dataset alone (search.AloneAtom)
-// that the screenings of the candidates (search.Outcome.Screened) saw
-// most often, and its pair: a direction or a pair other than the
-// witness's may hold it.
+// that the screenings of the candidates (search.Outcome.Screened) saw at
+// the highest rate, and its pair: a direction or a pair other than the
+// witness's may hold it, and screenings of different sizes (a deep one)
+// may sit side by side.
 func aloneAmong[D, F any](screened []search.Candidate[D, F], of func(F) search.AloneAtom) (alone search.AloneAtom, pair fixtures.Pair[D]) {
+	rate := func(a search.AloneAtom) float64 { return float64(a.Count) / float64(a.Draws) }
 	for _, c := range screened {
-		if a := of(c.Finding); a.Count > alone.Count {
+		if a := of(c.Finding); a.Count > 0 && (alone.Count == 0 || rate(a) > rate(alone)) {
 			alone, pair = a, c.Pair
 		}
 	}
@@ -124,13 +126,11 @@ func aloneAmong[D, F any](screened []search.Candidate[D, F], of func(F) search.A
 
 // aloneVerdict weighs, for an audit that found no violation, an atom one
 // dataset of pair alone produced in its screening (aloneAmong). If the
-// screening's own draws, a count of zero on the other side, already show
-// the claim exceeded there (aloneReach at the confirmations' level alpha
-// within them: under the claim that zero is about as unlikely as a false
-// failure), but the statistic confirmed did not count the atom apart, the
-// audit cannot tell and the returned error says so; else the returned
-// clause, for the success line, says what the draws cannot show and what
-// would.
+// screening's own counts, none on the other side, bound the measure of
+// that one event above the claim at the confirmations' level alpha (α′),
+// the statistic confirmed cannot have counted it apart, and the audit
+// cannot tell: the returned error says so. Else the returned clause, for
+// the success line, says what the draws cannot show and what would.
 func aloneVerdict[D any](alone search.AloneAtom, pair fixtures.Pair[D], m aloneMeasure, eps, alpha float64) (clause string, err error) {
 	if alone.Count == 0 {
 		return "", nil
@@ -146,9 +146,9 @@ func aloneVerdict[D any](alone search.AloneAtom, pair fixtures.Pair[D], m aloneM
 	}
 	reach := aloneReach(a, m, eps, alpha)
 	seen := fmt.Sprintf("%s alone produced %s (%s of %s screening draws; %s none), %s", by, output, thousands(int(alone.Count)), thousands(int(alone.Draws)), other, m.infinite)
-	if reach <= float64(alone.Draws) {
+	if m.bound(alone.Count, alone.Draws, 0, alone.Draws, alpha) > eps {
 		return "", &InconclusiveError{
-			Reason: seen + ": those screening draws alone would show the claim exceeded there, but the statistic confirmed does not count it apart",
+			Reason: seen + ": those screening draws alone bound it above the claim, but the statistic confirmed did not show it",
 			Remedy: "a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) tests outputs that one dataset alone produces",
 		}
 	}

@@ -42,11 +42,13 @@ type Report struct {
 	// the widest confirmation's standard error, and for ApproxDP and GDP at
 	// least the least value any event of this many draws could show above
 	// the claim (an event the other dataset never produces included). For
-	// DP it is read on the scale of ε: an ε-DP mechanism's loss on an event
-	// holding a share P of the outputs is at most ln(P/(1 − e^ε(1 − P))),
-	// so a loss r caught there means ε ≥ ln((1 − P·e^{−r})/(1 − P)) (an
-	// event of most outputs, its loss near 0 and its error tiny, resolves
-	// little). An
+	// DP it is also at least the least, over the confirmed events, of
+	// their resolutions read on the scale of ε: an ε-DP mechanism's loss on
+	// an event holding a share P of the outputs is at most
+	// min(ε, ln(P/(1 − e^ε(1 − P)))) where e^ε(1 − P) < 1, so a loss r
+	// caught there means ε ≥ max(r, ln((1 − P·e^{−r})/(1 − P))); an audit
+	// whose every event holds most outputs (its loss near 0 and its error
+	// tiny) resolves little. An
 	// audit whose resolution exceeds 1.5 times the claim is inconclusive,
 	// not passed. For a [Vector] mechanism it is the resolution of the
 	// measure of the learned score's values, which is at most the

@@ -543,7 +543,7 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 // 1 − Q(E) ≤ e^ε·(1 − P(E)), so an event holding a share P = P(E) of the
 // outputs shows a loss of at most
 //
-//	min(ε, ln(P / (1 − e^ε·(1 − P)))),
+//	min(ε, ln(P / (1 − e^ε·(1 − P))))   (the second where e^ε·(1 − P) < 1),
 //
 // and a loss of r on it needs ε ≥ max(r, ln((1 − P·e^{−r}) / (1 − P))).
 // An event of most outputs (its loss near 0, its error tiny) thus states

@@ -54,6 +54,13 @@ func TestInnerAloneAtom(t *testing.T) {
 	require.Zero(t, innerAloneAtom(table(12, 1, 0), false), "the other side produced it too")
 	require.Zero(t, innerAloneAtom(table(FarAloneCount-1, 0, 0), false), "seen fewer than FarAloneCount times")
 	require.Zero(t, innerAloneAtom(aloneTable(pilot, 12, 0, 0, 0.25), false), "above every output of Y")
+	below := aloneTable(pilot, 0, 12, 0, 1)
+	for i := range below.Cells { // X's outputs now all above 0.3: Y's atom lies below them
+		if below.Partition.Point(below.Cells[i].Value.(int)) < 0.3 {
+			below.Cells[i].P = 0
+		}
+	}
+	require.Zero(t, innerAloneAtom(below, true), "below every output of X")
 
 	// Two atoms of X alone: the more frequent. A cell of X alone that is
 	// not an atom (Y's outputs skip [0.5, 0.75)): none.

@@ -579,22 +579,27 @@ const DetectProbability = 0.9
 // true value exceeds the threshold by (z_{1−α′} + z_β)·se is confirmed
 // above it by each confirmation with probability 1 − β, by both with
 // DetectProbability. The standard error is taken where it was measured,
-// so this is an approximation wherever it grows with the divergence.
+// so this is an approximation wherever it grows with the divergence. For
+// a criterion that reads a confirmation's resolution on the claim's scale
+// (supResolved) it is at least the least of those readings.
 func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
 	zA := numeric.UpperNormalQuantile(perConfirm)
 	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(DetectProbability))
 	sup, _ := crit.(supResolved)
-	res := threshold
+	res, least := threshold, math.Inf(1)
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			r := threshold + max(s.Estimate-s.LowerBound, zA*s.StdErr)*(zA+zB)/zA
-			if sup != nil {
-				r = sup.SupResolution(r, s)
-			}
 			if !(r <= res) {
 				res = r
 			}
+			if sup != nil {
+				least = min(least, sup.SupResolution(r, s))
+			}
 		}
+	}
+	if sup != nil && len(confirmed) > 0 && !(least <= res) {
+		return least
 	}
 	return res
 }
@@ -602,7 +607,12 @@ func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], thr
 // supResolved is a criterion whose confirmations resolve the measure of
 // one event, which the claim bounds through its supremum over events: it
 // reads a confirmation's resolution on the claim's scale (see
-// dpCriterion.SupResolution).
+// dpCriterion.SupResolution). The audit's resolution is then at least the
+// smallest of those: one confirmed event at least must resolve the claim
+// on its scale. (Not the largest: the complement bound that weighs on a
+// pair's weaker direction, an event of most outputs, is the other
+// direction's claim, which that direction's own event resolves; an
+// asymmetric randomized response at its ε would otherwise never pass.)
 type supResolved interface {
 	SupResolution(r float64, s Score) float64
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
@@ -659,4 +660,24 @@ func TestSupResolutionOfALargeEvent(t *testing.T) {
 	q := 1 - math.Exp(eps)*(1-0.8) // the least Q(E) an ε-DP mechanism allows
 	require.InDelta(t, 0.0135, math.Log(0.8/q), 1e-12, "its largest loss on the event is the resolution")
 	require.True(t, math.IsInf(c.SupResolution(0.0135, Score{EventShare: 1}), 1))
+}
+
+// The audit's resolution of a local-DP claim is at least the least of its
+// confirmations' readings on the scale of ε: an event of most outputs in
+// one direction does not hide the other direction's resolution, but when
+// every confirmed event holds most outputs the audit resolves little.
+func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
+	var c dpCriterion[[]float64]
+	conf := func(shareA, shareB float64) []Candidate[[]float64, local.Estimate] {
+		s := func(share float64) Score {
+			return Score{Estimate: 0.01, LowerBound: 0.008, StdErr: 0.0005, EventShare: share}
+		}
+		return []Candidate[[]float64, local.Estimate]{
+			{Confirmations: [2]Score{s(shareA), s(shareA)}},
+			{Reverse: true, Confirmations: [2]Score{s(shareB), s(shareB)}},
+		}
+	}
+	small := resolution(c, conf(0.1, 0.1), 0.01, 0.004)
+	require.Equal(t, small, resolution(c, conf(0.9, 0.1), 0.01, 0.004), "the other direction's small event resolves it")
+	require.Greater(t, resolution(c, conf(0.9, 0.9), 0.01, 0.004), 5*small, "every event holds most outputs")
 }
