@@ -87,19 +87,26 @@ type AloneAtom struct {
 	Reverse bool
 }
 
-// aloneAtomOf returns the atom of one dataset alone (innerAloneAtom) that
-// any of a screening's tables (a real output's, a vector's scores'; each
-// pooled with its held-out half) counts most often, for the bounded side
-// of direction reverse: the table whose statistic leads need not be the
-// one that isolates it.
-func aloneAtomOf(orders, helds []*stat.Table, reverse bool) AloneAtom {
-	var best AloneAtom
+// aloneAtomsOf returns, for each direction (X → Y, then Y → X), the atom
+// of one dataset alone (innerAloneAtom) that any of a screening's tables
+// (a real output's, a vector's scores'; each pooled with its held-out
+// half, once for both directions) counts most often for the bounded side:
+// the table whose statistic leads need not be the one that isolates it.
+// Tables whose cells are not values of the output (values of a discrete
+// output, a learned score) hold no such atom and are not pooled.
+func aloneAtomsOf(orders, helds []*stat.Table) (atoms [2]AloneAtom) {
 	for k, order := range orders {
-		if a := innerAloneAtom(stat.Pooled(order, helds[k]), reverse); a.Count > best.Count {
-			best = a
+		if order.Partition == nil || !order.Partition.OutputValues() {
+			continue
+		}
+		pooled := stat.Pooled(order, helds[k])
+		for d, reverse := range []bool{false, true} {
+			if a := innerAloneAtom(pooled, reverse); a.Count > atoms[d].Count {
+				atoms[d] = a
+			}
 		}
 	}
-	return best
+	return atoms
 }
 
 // innerAloneAtom returns the atom of a screening table's partition (of a
@@ -175,6 +182,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 		return xy, yx, err
 	}
 	sparse := sparseCount(orders[0])
+	alone := aloneAtomsOf(orders, helds)
 	var out [2]Screened[RenyiFinding]
 	for d, reverse := range []bool{false, true} {
 		for k := range orders {
@@ -189,7 +197,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 				out[d] = s
 			}
 		}
-		out[d].Finding.Alone = aloneAtomOf(orders, helds, reverse)
+		out[d].Finding.Alone = alone[d]
 	}
 	return out[0], out[1], nil
 }

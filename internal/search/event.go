@@ -118,6 +118,10 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 	// did not lead (a coordinate one dataset alone sets to 10 once in 1,000
 	// draws, beside the coordinate that leads by its shift), or outputs of
 	// one dataset alone that only the one-sided order counts apart.
+	var alone [2]AloneAtom
+	if c.measure.Weight == 0 { // Gaussian DP
+		alone = aloneAtomsOf(orders, helds)
+	}
 	var out [2]Screened[EventFinding]
 	for d, reverse := range []bool{false, true} {
 		held := true
@@ -132,9 +136,7 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 			}
 		}
 		out[d].MarginHeld = held
-		if c.measure.Weight == 0 { // Gaussian DP
-			out[d].Finding.Alone = aloneAtomOf(orders, helds, reverse)
-		}
+		out[d].Finding.Alone = alone[d]
 	}
 	return out[0], out[1], nil
 }

@@ -61,7 +61,7 @@ func (t *tally) add(rep dptest.Report, err error, truth float64, elapsed time.Du
 		t.violated++
 	default:
 		t.passed++
-		if strings.Contains(rep.String(), " alone produced the output ") {
+		if strings.Contains(rep.String(), " alone produced ") {
 			t.named++
 		}
 	}
