@@ -3,9 +3,11 @@ package dptest
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
+	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/search"
 )
@@ -124,43 +126,103 @@ func aloneAmong[D, F any](screened []search.Candidate[D, F], of func(F) search.A
 	return alone, pair
 }
 
+// AloneOutput is an output that one dataset of a pair alone produced in
+// the screening of an RDP or Gaussian-DP audit that found no violation,
+// amid the other dataset's outputs (at least ten of them on either side
+// of it): the claim's measure is infinite there unless the other dataset
+// produces it too, at a rate the claim may allow to lie far below what
+// the draws can show ([Report.Alone]).
+type AloneOutput struct {
+	// Pair is the fixtures.Pair[D] whose screening saw it; Reverse is set
+	// when its Y, not its X, produced it.
+	Pair    any
+	Reverse bool
+	// Value is the output, or for a [Vector] mechanism the value of its
+	// coordinate Coordinate (-1 for a real output).
+	Value      float64
+	Coordinate int
+	// Count of the Draws screening draws of the dataset that produced it
+	// were this output; the other dataset's as many draws produced none.
+	Count, Draws int64
+	// NeededRate is the least rate at which the claim needs the other
+	// dataset to produce the output, 0 if any will do: the b with
+	// D_λ((a, 1 − a) ‖ (b, 1 − b)) (RDP) or Φ⁻¹(a) − Φ⁻¹(b) (Gaussian DP)
+	// equal to the claim, a = Count/Draws.
+	NeededRate float64
+	// RefutingDraws is about the draws per side whose counts (a share a on
+	// one side, none on the other) would bound the measure above the claim
+	// at the confirmations' level, +Inf if no number up to 10¹⁵ would.
+	RefutingDraws float64
+}
+
 // aloneVerdict weighs, for an audit that found no violation, an atom one
-// dataset of pair alone produced in its screening (aloneAmong). If the
-// screening's own counts, none on the other side, bound the measure of
-// that one event above the claim at the confirmations' level alpha (α′),
-// the statistic confirmed cannot have counted it apart, and the audit
-// cannot tell: the returned error says so. Else the returned clause, for
-// the success line, says what the draws cannot show and what would.
-func aloneVerdict[D any](alone search.AloneAtom, pair fixtures.Pair[D], m aloneMeasure, eps, alpha float64) (clause string, err error) {
-	if alone.Count == 0 {
-		return "", nil
+// dataset of pair alone produced in its screening (aloneAmong); nil if
+// there is none. If the screening's own counts, none on the other side,
+// bound the measure of that one event above the claim at the
+// confirmations' level alpha (α′), the statistic confirmed cannot have
+// counted it apart, and the audit cannot tell: the returned error says
+// so. Else the audit passes and its success line says what the draws
+// cannot show and what would (aloneClause).
+func aloneVerdict[D any](atom search.AloneAtom, pair fixtures.Pair[D], m aloneMeasure, eps, alpha float64) (*AloneOutput, error) {
+	if atom.Count == 0 {
+		return nil, nil
 	}
-	a := float64(alone.Count) / float64(alone.Draws)
-	by, other := fmt.Sprintf("X=%v", pair.X), fmt.Sprintf("Y=%v", pair.Y)
-	if alone.Reverse {
-		by, other = other, by
+	a := float64(atom.Count) / float64(atom.Draws)
+	alone := &AloneOutput{
+		Pair: pair, Reverse: atom.Reverse, Value: atom.Value, Coordinate: atom.Coordinate, Count: atom.Count, Draws: atom.Draws,
+		NeededRate: aloneRate(a, m, eps), RefutingDraws: aloneReach(a, m, eps, alpha),
 	}
-	output := "the output " + num(alone.Value)
-	if alone.Coordinate >= 0 {
-		output = fmt.Sprintf("the value %s of coordinate v[%d]", num(alone.Value), alone.Coordinate)
-	}
-	reach := aloneReach(a, m, eps, alpha)
-	seen := fmt.Sprintf("%s alone produced %s (%s of %s screening draws; %s none), %s", by, output, thousands(int(alone.Count)), thousands(int(alone.Draws)), other, m.infinite)
-	if m.bound(alone.Count, alone.Draws, 0, alone.Draws, alpha) > eps {
-		return "", &InconclusiveError{
-			Reason: seen + ": those screening draws alone bound it above the claim, but the statistic confirmed did not show it",
+	if m.bound(atom.Count, atom.Draws, 0, atom.Draws, alpha) > eps {
+		return alone, &InconclusiveError{
+			Reason: alone.seen(m.infinite) + ": those screening draws alone bound it above the claim, but the statistic confirmed did not show it",
 			Remedy: "a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) tests outputs that one dataset alone produces",
 		}
 	}
-	clause = "; but " + seen
-	if allowed := aloneRate(a, m, eps); allowed > 0 {
-		clause += fmt.Sprintf(": the claim holds there only if %s produces it at least once in %s draws, which these draws cannot refute", other, roughly(1/allowed))
+	return alone, nil
+}
+
+// datasets names the dataset that produced the output and the other.
+func (a *AloneOutput) datasets() (by, other string) {
+	pair := reflect.ValueOf(a.Pair)
+	by, other = fmt.Sprintf("X=%v", pair.FieldByName("X")), fmt.Sprintf("Y=%v", pair.FieldByName("Y"))
+	if a.Reverse {
+		return other, by
+	}
+	return by, other
+}
+
+// seen says which dataset alone produced the output and how often, and
+// what that would make infinite.
+func (a *AloneOutput) seen(infinite string) string {
+	by, other := a.datasets()
+	output := "the output " + num(a.Value)
+	if a.Coordinate >= 0 {
+		output = fmt.Sprintf("the value %s of coordinate v[%d]", num(a.Value), a.Coordinate)
+	}
+	return fmt.Sprintf("%s alone produced %s (%s of %s screening draws; %s none), %s", by, output, thousands(int(a.Count)), thousands(int(a.Draws)), other, infinite)
+}
+
+// aloneClause is what the success line of a passed RDP or GDP audit (kind)
+// says of its AloneOutput: what the draws cannot refute, and how many
+// would; empty for none.
+func aloneClause(a *AloneOutput, kind string) string {
+	if a == nil {
+		return ""
+	}
+	infinite := renyiAlone(2).infinite
+	if kind == plan.KindGDP {
+		infinite = gaussianAlone().infinite
+	}
+	clause := "; but " + a.seen(infinite)
+	if a.NeededRate > 0 {
+		_, other := a.datasets()
+		clause += fmt.Sprintf(": the claim holds there only if %s produces it at least once in %s draws, which these draws cannot refute", other, roughly(1/a.NeededRate))
 	}
 	pointer := "RequireDP and RequireApproxDP test such outputs"
-	if !math.IsInf(reach, 1) {
-		pointer = fmt.Sprintf("about %s draws per side would; %s", roughly(reach), pointer)
+	if !math.IsInf(a.RefutingDraws, 1) {
+		pointer = fmt.Sprintf("about %s draws per side would; %s", roughly(a.RefutingDraws), pointer)
 	}
-	return clause + " (" + pointer + ")", nil
+	return clause + " (" + pointer + ")"
 }
 
 // roughly writes a positive count to two significant digits, with

@@ -9,6 +9,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/search"
 	req "github.com/stretchr/testify/require"
@@ -71,28 +72,36 @@ func TestAloneReachIsTheFewestDrawsThatShowIt(t *testing.T) {
 // success line names it and the draws that would refute the claim there.
 func TestAloneVerdict(t *testing.T) {
 	pair := fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}}
-	clause, err := aloneVerdict(search.AloneAtom{}, pair, renyiAlone(2), 1, 1e-5)
+	alone, err := aloneVerdict(search.AloneAtom{}, pair, renyiAlone(2), 1, 1e-5)
 	req.NoError(t, err)
-	req.Empty(t, clause)
+	req.Nil(t, alone)
+	req.Empty(t, aloneClause(alone, plan.KindRDP))
 
 	atom := search.AloneAtom{Value: 0.5, Coordinate: -1, Count: 100, Draws: 100_000}
-	clause, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
+	alone, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
 	req.NoError(t, err)
-	req.Contains(t, clause, "X=[1 0.5] alone produced the output 0.5 (100 of 100,000 screening draws; Y=[0 0.5] none)")
-	req.Contains(t, clause, "the claim holds there only if Y=[0 0.5] produces it at least once in 2,500,000 draws") // 1/b, a²/b + (1 − a)²/(1 − b) = e^1.238: b ≈ 10⁻⁶/2.45
+	req.Equal(t, pair, alone.Pair)
+	req.Equal(t, atom.Count, alone.Count)
+	req.InDelta(t, 1e-6/2.45, alone.NeededRate, 0.01e-6) // a²/b + (1 − a)²/(1 − b) = e^1.238
+	req.Equal(t, aloneReach(1e-3, renyiAlone(2), 1.238, 1e-5), alone.RefutingDraws)
+	clause := aloneClause(alone, plan.KindRDP)
+	req.Contains(t, clause, "X=[1 0.5] alone produced the output 0.5 (100 of 100,000 screening draws; Y=[0 0.5] none), whose divergence may be infinite")
+	req.Contains(t, clause, "the claim holds there only if Y=[0 0.5] produces it at least once in 2,500,000 draws")
 	req.Contains(t, clause, " draws per side would; RequireDP and RequireApproxDP test such outputs)")
+	req.Contains(t, aloneClause(alone, plan.KindGDP), "which no finite μ allows")
 
 	atom.Coordinate = 3
-	clause, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
+	alone, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
 	req.NoError(t, err)
-	req.Contains(t, clause, "X=[1 0.5] alone produced the value 0.5 of coordinate v[3] (")
+	req.Contains(t, aloneClause(alone, plan.KindRDP), "X=[1 0.5] alone produced the value 0.5 of coordinate v[3] (")
 
 	// Once in 50 draws, never on Y in 100,000: those draws alone show
 	// D₂ above 1.238 (the claim needs Y at least once in about 6,200).
 	atom = search.AloneAtom{Value: 0.5, Coordinate: -1, Count: 2_000, Draws: 100_000, Reverse: true}
-	_, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
+	alone, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
 	var inc *InconclusiveError
 	req.True(t, errors.As(err, &inc), "%v", err)
+	req.True(t, alone.Reverse)
 	req.True(t, strings.HasPrefix(inc.Reason, "Y=[0 0.5] alone produced the output 0.5"), inc.Reason)
 	req.Contains(t, inc.Remedy, "RequireDP")
 }

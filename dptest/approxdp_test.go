@@ -210,6 +210,9 @@ func TestGDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
 	require.Regexp(t, `but X=\[1 [0-9.]+\] alone produced the output 0.5 \(`, rep.String())
+	require.NotNil(t, rep.Alone)
+	require.Equal(t, 0.5, rep.Alone.Value)
+	require.False(t, rep.Alone.Reverse)
 	require.Contains(t, rep.String(), "which no finite μ allows if the other dataset never produces it")
 	require.Contains(t, rep.String(), "which these draws cannot refute (about ")
 }

@@ -507,7 +507,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
 	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
 		alone, pair := aloneAmong(out.Screened, func(f search.RenyiFinding) search.AloneAtom { return f.Alone })
-		rep.atomClause, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
+		rep.Alone, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
 		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
@@ -536,7 +536,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	}
 	if err == nil && out.Unresolved == "" && !out.Violated && r.Criterion == plan.CriterionGaussian {
 		alone, pair := aloneAmong(out.Screened, func(f search.EventFinding) search.AloneAtom { return f.Alone })
-		rep.atomClause, err = aloneVerdict(alone, pair, gaussianAlone(), r.Threshold, out.PerConfirm)
+		rep.Alone, err = aloneVerdict(alone, pair, gaussianAlone(), r.Threshold, out.PerConfirm)
 		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {

@@ -342,12 +342,25 @@ func TestRDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
 	require.Regexp(t, `but X=\[1 [0-9.]+\] alone produced the output 0.5 \(`, rep.String())
+	require.NotNil(t, rep.Alone)
+	require.Equal(t, 0.5, rep.Alone.Value)
+	require.Equal(t, -1, rep.Alone.Coordinate)
+	require.False(t, rep.Alone.Reverse)
+	require.Positive(t, rep.Alone.NeededRate)
 	require.Contains(t, rep.String(), "which these draws cannot refute (about ")
 	require.Contains(t, rep.String(), "RequireDP and RequireApproxDP test such outputs")
 
 	rep, err = dptest.AuditDP(m, 2, dptest.Seed(1), dptest.Candidates(0))
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
+
+	noise := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		return x[0] + x[1] + mechanisms.Laplace{B: 1}.Sample(r, nil)
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+	rep, err = dptest.AuditRDP(noise, 2, rdp, dptest.Seed(1), dptest.Candidates(0))
+	require.NoError(t, err)
+	require.Nil(t, rep.Alone, "the noise alone: %s", rep)
+	require.NotContains(t, rep.String(), " alone produced ")
 }
 
 // Heavy tails (a noisy sum divided by a noisy count, with outputs beyond

@@ -189,6 +189,13 @@ type Report struct {
 	// given (secure noise, a shared counter), so the seed cannot replay
 	// this verdict. The verdict itself stays valid.
 	NotReplayable bool
+	// Alone is, for an RDP or Gaussian-DP audit that found no violation,
+	// the output of one dataset alone that its screening saw most often
+	// (nil if none): a pass names it in its success line, with the rate
+	// at which the claim needs the other dataset to produce it; an audit
+	// whose screening draws alone bound its measure above the claim is
+	// inconclusive instead.
+	Alone *AloneOutput
 
 	// recorded marks the report of a check of recorded outputs
 	// (CheckRDPSamples): no search, no seed.
@@ -197,9 +204,6 @@ type Report struct {
 	stdErr            float64
 	allowInconclusive bool
 	unresolved        bool // the audit stopped before its plan (and seed) was resolved
-	// atomClause is, for an RDP or GDP pass, what the success line says
-	// of an atom one dataset alone produced (aloneVerdict).
-	atomClause string
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -519,7 +523,7 @@ func (r Report) successLine() string {
 	if r.DeepScreened > 0 {
 		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
 	}
-	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText() + r.atomClause
+	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText() + aloneClause(r.Alone, r.Kind)
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {
