@@ -234,3 +234,24 @@ func roughly(v float64) string {
 	e := math.Pow(10, math.Max(math.Floor(math.Log10(v))-1, 0))
 	return thousands(int(math.Round(v/e) * e))
 }
+
+// unboundedRemedy is the remedy of a Gaussian-DP audit left without a
+// resolution: if a confirmed event was counted under one dataset only in
+// both confirmations, the draws per side (aloneReach at the share its
+// confirmations counted) whose counts would bound the measure above the
+// claim eps, should the other dataset never produce it.
+func unboundedRemedy[D any](out search.Outcome[D, search.EventFinding], m aloneMeasure, eps float64) string {
+	for _, c := range out.Confirmed {
+		a, b := c.Confirmations[0], c.Confirmations[1]
+		if !a.Unbounded || !b.Unbounded || c.Finding.InEvent < 1 || len(a.Tests) < c.Finding.InEvent || len(b.Tests) < c.Finding.InEvent {
+			continue
+		}
+		counted := a.Tests[c.Finding.InEvent-1][0] + b.Tests[c.Finding.InEvent-1][0]
+		share := float64(counted) / float64(2*out.Samples)
+		if reach := aloneReach(share, m, eps, out.PerConfirm); !math.IsInf(reach, 1) {
+			return fmt.Sprintf("about %s draws per side (-dptest.samples, dptest.Samples) would show it above the claim if the other dataset never produces it; RequireDP and RequireApproxDP test such outputs", roughly(reach))
+		}
+		return "no sample size would show it above the claim; RequireDP and RequireApproxDP test such outputs"
+	}
+	return "more samples do not resolve it: the confirmed tests hold every output that one side drew"
+}

@@ -337,3 +337,30 @@ func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
 	require.Equal(t, 0.5, rep.Claimed)
 	require.False(t, rep.Violated, "%s", rep)
 }
+
+// Once in 200 draws, the output of one dataset alone is confirmed on its
+// own, never under the other dataset: its μ may be infinite, but a
+// million draws per side bound it only to about 1.8, and no count of them
+// sets it an upper limit. The GDP audit of μ = 2 is inconclusive, says so
+// without an infinite resolution, and names the draws that would show it
+// (about 2.5 million per side; 3 million do, with these seeds).
+func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.IntN(200) == 0 {
+			return 0.5
+		}
+		return x[0] + x[1] + r.NormFloat64()
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+	_, err := dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0))
+	var inc *dptest.InconclusiveError
+	require.ErrorAs(t, err, &inc)
+	require.Contains(t, inc.Reason, "both confirmations counted their event under one dataset only")
+	require.Contains(t, inc.Remedy, "about 2,500,000 draws per side")
+	require.NotContains(t, err.Error(), "Inf")
+	if testing.Short() {
+		return
+	}
+	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(3_000_000))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}

@@ -100,7 +100,34 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 		rep.Settings.Parallelism, rep.Settings.SamplesChosen = o.parallelism, chosen
 	}
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
-	return rep, unresolvedError(stopped(ctx, err, rep.Calls))
+	err = unresolvedError(stopped(ctx, err, rep.Calls))
+	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) && ctx.Err() == nil {
+		pair, ok := WitnessOf[D](rep)
+		if !ok {
+			pair = first
+		}
+		sameOutputs(inc, src, plan.SubSeed(p.Seed, "same", 0), pair)
+		rep.Calls = src.Calls()
+	}
+	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) {
+		rep.inconclusive = inc
+	}
+	return rep, err
+}
+
+// sameOutputs tells, for an inconclusive audit, whether the mechanism's
+// outputs vary at all on pair (plan.SameDraws fresh draws per side): if
+// every one is the same output, the audit exercised nothing that differs
+// between the datasets, and inc's reason and remedy say so first. A
+// failure to draw leaves inc as it was.
+func sameOutputs[D any](inc *InconclusiveError, src sampler.Source[D], seed uint64, pair fixtures.Pair[D]) {
+	v, same, err := src.Same(seed, pair.X, pair.Y, plan.SameDraws)
+	if err != nil || !same {
+		return
+	}
+	inc.Reason = fmt.Sprintf("the mechanism returned the same output, %s, in all %s draws on X=%v and all %s on Y=%v: its outputs do not vary on this pair, so nothing it does differently between datasets was exercised (%s)",
+		v, thousands(plan.SameDraws), pair.X, thousands(plan.SameDraws), pair.Y, inc.Reason)
+	inc.Remedy = "pairs on which the mechanism's outputs vary (Pairs, WithNeighbors); a mechanism whose outputs do not depend on its data meets every claim, and AllowInconclusive accepts this verdict"
 }
 
 // unresolvedError turns outputs that barely repeat into an inconclusive
@@ -482,7 +509,11 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		}
 	})
 	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"}
+		remedy := "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"
+		if math.IsInf(rep.Resolution, 1) {
+			remedy = "more samples do not resolve it; a Region around the outputs where the loss peaks, or pairs on which the outputs vary (Pairs, WithNeighbors), may"
+		}
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}
 	return err
 }
@@ -541,8 +572,12 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
-		if r.Criterion == plan.CriterionHockeyStick {
+		switch {
+		case r.Criterion == plan.CriterionHockeyStick:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
+		case math.IsInf(rep.Resolution, 1) && !math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
+			// Not a claim beyond what any event of these draws shows.
+			remedy = unboundedRemedy(out, gaussianAlone(), r.Threshold)
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}

@@ -177,3 +177,30 @@ func TestReproduceLine(t *testing.T) {
 	require.Contains(t, r.text(), `To reproduce: go test -run="^TestY$"`)
 	require.NotContains(t, r.text(), "-dptest.seed")
 }
+
+// A mechanism whose outputs never vary (a constant here) shows nothing
+// that differs between datasets: its audits are inconclusive, say that
+// the outputs did not vary on the witness, and print no infinite
+// resolution. (Its (ε, δ) audit passes: every test's δ is 0.)
+func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
+	continuous := dptest.Continuous(func(*rand.Rand, []float64) float64 { return 3 })
+	discrete := dptest.Discrete(func(*rand.Rand, []float64) int { return 3 })
+	vector := dptest.Vector(func(*rand.Rand, []float64) []float64 { return []float64{3, 4} })
+	for name, audit := range map[string]func() (dptest.Report, error){
+		"real DP":      func() (dptest.Report, error) { return dptest.AuditDP(continuous, 1, dptest.Seed(1)) },
+		"real RDP":     func() (dptest.Report, error) { return dptest.AuditRDP(continuous, 2, 1, dptest.Seed(1)) },
+		"discrete DP":  func() (dptest.Report, error) { return dptest.AuditDP(discrete, 1, dptest.Seed(1)) },
+		"discrete GDP": func() (dptest.Report, error) { return dptest.AuditGDP(discrete, 1, dptest.Seed(1)) },
+		"vector DP":    func() (dptest.Report, error) { return dptest.AuditDP(vector, 1, dptest.Seed(1)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep, err := audit()
+			var inc *dptest.InconclusiveError
+			require.ErrorAs(t, err, &inc, "%s", rep)
+			require.Regexp(t, `^the mechanism returned the same output, (3|\[3 4\]), in all 1,024 draws on X=`, inc.Reason)
+			require.Contains(t, inc.Remedy, "AllowInconclusive")
+			require.NotContains(t, err.Error(), "Inf")
+			require.Contains(t, rep.String(), " audit: inconclusive: the mechanism returned the same output", "the report renders the verdict, not a success line")
+		})
+	}
+}

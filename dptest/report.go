@@ -197,6 +197,9 @@ type Report struct {
 	// inconclusive instead.
 	Alone *AloneOutput
 
+	// inconclusive is the error of an audit that could not decide: String
+	// renders it, not a success line.
+	inconclusive *InconclusiveError
 	// recorded marks the report of a check of recorded outputs
 	// (CheckRDPSamples): no search, no seed.
 	recorded          bool
@@ -314,9 +317,13 @@ func WitnessOf[D any](r Report) (fixtures.Pair[D], bool) {
 	return p, ok
 }
 
-// String renders the report: the failure text for a violation, a one-line
-// summary otherwise.
+// String renders the report: the failure text for a violation, the
+// reason and remedy of an inconclusive audit, a one-line summary
+// otherwise.
 func (r Report) String() string {
+	if r.inconclusive != nil && !r.Violated {
+		return r.errorText(r.inconclusive)
+	}
 	if !r.Violated {
 		return r.successLine()
 	}

@@ -230,6 +230,28 @@ func TestReplays(t *testing.T) {
 	require.False(t, same)
 }
 
+// Same tells a mechanism whose outputs never vary on a pair (on either
+// dataset) from one whose outputs vary on one of them, real, discrete or
+// vector; a failing draw is an error.
+func TestSame(t *testing.T) {
+	v, same, err := Real(func(*rand.Rand, float64) float64 { return 3 }).Same(1, 0, 1, 100)
+	require.NoError(t, err)
+	require.True(t, same)
+	require.Equal(t, "3", v)
+	_, same, err = Discrete(func(r *rand.Rand, x float64) int { return int(x) * r.IntN(2) }).Same(1, 0, 1, 100)
+	require.NoError(t, err)
+	require.False(t, same, "Y's outputs vary")
+	_, same, err = Discrete(func(_ *rand.Rand, x float64) int { return int(x) }).Same(1, 0, 1, 100)
+	require.NoError(t, err)
+	require.False(t, same, "X and Y differ")
+	v, same, err = Vector(func(*rand.Rand, float64) []float64 { return []float64{3, 4} }).Same(1, 0, 1, 100)
+	require.NoError(t, err)
+	require.True(t, same)
+	require.Equal(t, "[3 4]", v)
+	_, _, err = Real(func(*rand.Rand, float64) float64 { return math.NaN() }).Same(1, 0, 1, 100)
+	require.Error(t, err)
+}
+
 func TestDeepCopyAndCompare(t *testing.T) {
 	type rec struct {
 		A      []float64

@@ -34,6 +34,10 @@ type Source[D any] interface {
 	// how long the second n draws took, on one goroutine (the mechanism's
 	// speed once warm).
 	Replays(seed uint64, x D, n int) (bool, time.Duration, error)
+	// Same draws n outputs on each of x and y, on one worker, and reports
+	// whether all 2n were one and the same output, and that output as
+	// text: a mechanism whose outputs do not vary on the pair.
+	Same(seed uint64, x, y D, n int) (string, bool, error)
 	// MMD draws n outputs on each of x and y, the i-th draw of both sides
 	// from one generator (with from > 0, a multiple of BlockSize, draws
 	// from to n−1), and sums the MMD tester's h over each two consecutive
@@ -59,6 +63,8 @@ const (
 	streamY
 	streamReplay
 	streamJoint
+	streamSameX
+	streamSameY
 )
 
 // DrawError reports a failure of the mechanism while drawing on one of the
@@ -174,6 +180,12 @@ func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, er
 	return replays(seed, x, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 }
 
+// Same draws n outputs on each of x and y and reports whether all were
+// one output, bit for bit.
+func (s realSource[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {
+	return same(seed, x, y, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
+}
+
 type discreteSource[D any, O comparable] struct {
 	f func(*rand.Rand, D) O
 	streams
@@ -232,6 +244,12 @@ func (s discreteSource[D, O]) Count(seed uint64, x, y D, from, n int, gs []stat.
 // whether they agree.
 func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
 	return replays(seed, x, n, s.f, s.check, func(a, b O) bool { return a == b })
+}
+
+// Same draws n outputs on each of x and y and reports whether all were
+// one output.
+func (s discreteSource[D, O]) Same(seed uint64, x, y D, n int) (string, bool, error) {
+	return same(seed, x, y, n, s.f, s.check, func(a, b O) bool { return a == b })
 }
 
 func (s realSource[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error) {
@@ -337,6 +355,34 @@ func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check f
 	return true, took, nil
 }
 
+// same draws n outputs on each of x and y, on one worker each, and
+// reports whether all 2n equal the first, and the first (formatted %v).
+func same[D, O any](seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
+	var first O
+	for i, id := range []uint64{streamSameX, streamSameY} {
+		l, err := guarded(x, y, func(x, y D) (*outputs[O], error) {
+			d := x
+			if i == 1 {
+				d = y
+			}
+			return Draw(Stream{Seed: seed, ID: id, Workers: 1}, n, func(r *rand.Rand) O { return f(r, d) }, check,
+				func() *outputs[O] { return &outputs[O]{} })
+		})
+		if err != nil {
+			return "", false, err
+		}
+		if i == 0 && len(l.v) > 0 {
+			first = l.v[0]
+		}
+		for _, v := range l.v {
+			if !equal(v, first) {
+				return "", false, nil
+			}
+		}
+	}
+	return fmt.Sprint(first), true, nil
+}
+
 // outputs collects outputs in the order they are drawn (on one worker).
 type outputs[O any] struct{ v []O }
 
@@ -378,6 +424,13 @@ func (c *Counter[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDS
 	s, err := c.Source.MMD(seed, x, y, from, n, w)
 	c.calls.Add(2 * int64(n-from))
 	return s, err
+}
+
+// Same draws as the wrapped source does: 2n outputs.
+func (c *Counter[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {
+	v, ok, err := c.Source.Same(seed, x, y, n)
+	c.calls.Add(2 * int64(n))
+	return v, ok, err
 }
 
 // Replays draws as the wrapped source does: 2n outputs.

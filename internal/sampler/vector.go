@@ -175,6 +175,15 @@ func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, 
 	})
 }
 
+// Same draws n outputs on each of x and y and reports whether all were
+// one vector, bit for bit.
+func (s vectorSource[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {
+	cloned := func(r *rand.Rand, d D) []float64 { return slices.Clone(s.f(r, d)) }
+	return same(seed, x, y, n, cloned, s.check, func(a, b []float64) bool {
+		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+	})
+}
+
 // sampleCalls returns the mechanism calls of a Sample of n outputs per side
 // after a pilot: the two learning samples and the pilot of each side too.
 func (s vectorSource[D]) sampleCalls(n, pilot int) int64 {

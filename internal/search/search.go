@@ -372,7 +372,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	if !out.Violated {
 		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
-			out.Unresolved = fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", cfg.Confirmation.Samples, r, th, ResolutionFactor)
+			out.Unresolved = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th)
 		}
 	}
 	if !out.Violated && out.Unresolved == "" && cfg.Screening.Samples/2 >= MinContradictionDraws {
@@ -388,6 +388,26 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
 	}
 	return out, nil
+}
+
+// tooCoarse explains why a resolution r above ResolutionFactor times the
+// threshold th, at n draws per side, leaves a pass unresolved. An infinite
+// r is no value the confirmations tell: a confirmed event that one dataset
+// alone produced in both confirmations (its measure may be infinite, but
+// no count of the other side's draws bounds it from above), or events
+// that can show no value of the measure at all (an event holding every
+// output of its side, on which an ε-DP mechanism's loss is 0 for every
+// finite ε; a claim beyond what any event of n draws can show).
+func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64) string {
+	if !math.IsInf(r, 1) {
+		return fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", n, r, th, ResolutionFactor)
+	}
+	for _, c := range confirmed {
+		if a, b := c.Confirmations[0], c.Confirmations[1]; a.Unbounded && b.Unbounded {
+			return fmt.Sprintf("on X=%v Y=%v both confirmations counted their event under one dataset only, never under the other in %d draws: its measure may be infinite, but these counts bound it only to %.4g, under the claimed %.4g, and set it no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n, min(a.LowerBound, b.LowerBound), th)
+		}
+	}
+	return fmt.Sprintf("at %d draws per side the confirmed statistics cannot show any value of the measure above the claimed %.4g: their events hold every output that one side drew, where a mechanism within any finite claim shows nothing (an ε-DP mechanism's loss there is 0), or the claim lies beyond what any event of this many draws can show", n, th)
 }
 
 // ContradictionLevel is the level, after Bonferroni over the screened

@@ -681,3 +681,28 @@ func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
 	require.Equal(t, small, resolution(c, conf(0.9, 0.1), 0.01, 0.004), "the other direction's small event resolves it")
 	require.Greater(t, resolution(c, conf(0.9, 0.9), 0.01, 0.004), 5*small, "every event holds most outputs")
 }
+
+// A resolution above the claim is explained by what made it so: a finite
+// one by its value; an infinite one by an event one dataset alone produced
+// in both confirmations (naming the pair and the bound its counts give),
+// or else by events that can show nothing. No text prints an infinity.
+func TestCoarseSaysWhyTheResolutionIsTooLarge(t *testing.T) {
+	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}
+	held := Score{Estimate: 0.5, LowerBound: 0.2, StdErr: 0.1}
+	alone := Score{Estimate: 2.1, LowerBound: 1.798, StdErr: math.Inf(1), Unbounded: true}
+	cands := func(a, b Score) []Candidate[[]float64, EventFinding] {
+		return []Candidate[[]float64, EventFinding]{{Pair: pair, Confirmations: [2]Score{held, held}}, {Pair: pair, Confirmations: [2]Score{a, b}}}
+	}
+	finite := tooCoarse(cands(held, held), 1000, 0.9, 0.5)
+	require.Contains(t, finite, "tell only values above 0.9 from the claimed 0.5")
+
+	unbounded := tooCoarse(cands(alone, alone), 1_000_000, math.Inf(1), 2)
+	require.Contains(t, unbounded, "on X=[1] Y=[0] both confirmations counted their event under one dataset only, never under the other in 1000000 draws")
+	require.Contains(t, unbounded, "bound it only to 1.798, under the claimed 2")
+
+	once := tooCoarse(cands(alone, held), 1_000_000, math.Inf(1), 2) // one confirmation saw the other side produce it
+	require.Contains(t, once, "their events hold every output that one side drew")
+	for _, s := range []string{finite, unbounded, once} {
+		require.NotContains(t, s, "Inf", s)
+	}
+}
