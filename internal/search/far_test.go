@@ -62,6 +62,16 @@ func TestInnerAloneAtom(t *testing.T) {
 	}
 	require.Zero(t, innerAloneAtom(below, true), "below every output of X")
 
+	// The values of a vector's coordinate are outputs: the atom names the
+	// coordinate. A learned score's values repeat at its steps: none.
+	scored := table(12, 0, 20)
+	scored.Partition.Score = &stat.Score{Kind: stat.ScoreCoordinate, Dim: 4, Coords: []int{2}}
+	require.Equal(t, AloneAtom{Value: 0.3, Coordinate: 2, Count: 12, Draws: 672}, innerAloneAtom(scored, false))
+	for _, kind := range []string{stat.ScoreLinear, stat.ScoreNaiveBayes, stat.ScoreQuadratic} {
+		scored.Partition.Score = &stat.Score{Kind: kind, Dim: 4, Coords: []int{2, 0}}
+		require.Zero(t, innerAloneAtom(scored, false), kind)
+	}
+
 	// Two atoms of X alone: the more frequent. A cell of X alone that is
 	// not an atom (Y's outputs skip [0.5, 0.75)): none.
 	part := stat.PartitionOf(pilot)
