@@ -183,8 +183,12 @@ func aloneVerdict[D any](atom search.AloneAtom, pair fixtures.Pair[D], m aloneMe
 
 // datasets names the dataset that produced the output and the other.
 func (a *AloneOutput) datasets() (by, other string) {
-	pair := reflect.ValueOf(a.Pair)
-	by, other = fmt.Sprintf("X=%v", pair.FieldByName("X")), fmt.Sprintf("Y=%v", pair.FieldByName("Y"))
+	by, other = "X", "Y"
+	if pair := reflect.ValueOf(a.Pair); pair.Kind() == reflect.Struct {
+		if x, y := pair.FieldByName("X"), pair.FieldByName("Y"); x.IsValid() && y.IsValid() {
+			by, other = fmt.Sprintf("X=%v", x), fmt.Sprintf("Y=%v", y)
+		}
+	}
 	if a.Reverse {
 		return other, by
 	}
@@ -220,7 +224,7 @@ func aloneClause(a *AloneOutput, kind string) string {
 	}
 	pointer := "RequireDP and RequireApproxDP test such outputs"
 	if !math.IsInf(a.RefutingDraws, 1) {
-		pointer = fmt.Sprintf("about %s draws per side would; %s", roughly(a.RefutingDraws), pointer)
+		pointer = fmt.Sprintf("its expected counts at about %s draws per side would; %s", roughly(a.RefutingDraws), pointer)
 	}
 	return clause + " (" + pointer + ")"
 }
@@ -236,22 +240,25 @@ func roughly(v float64) string {
 }
 
 // unboundedRemedy is the remedy of a Gaussian-DP audit left without a
-// resolution: if a confirmed event was counted under one dataset only in
-// both confirmations, the draws per side (aloneReach at the share its
-// confirmations counted) whose counts would bound the measure above the
-// claim eps, should the other dataset never produce it.
+// resolution: if a confirmation counted a confirmed event under one
+// dataset only, the draws per side (aloneReach at the share the
+// confirmations counted) whose expected counts would bound the measure
+// above the claim eps, should the other dataset never produce it.
 func unboundedRemedy[D any](out search.Outcome[D, search.EventFinding], m aloneMeasure, eps float64) string {
 	for _, c := range out.Confirmed {
-		a, b := c.Confirmations[0], c.Confirmations[1]
-		if !a.Unbounded || !b.Unbounded || c.Finding.InEvent < 1 || len(a.Tests) < c.Finding.InEvent || len(b.Tests) < c.Finding.InEvent {
+		var counted, draws int64
+		for _, s := range c.Confirmations {
+			if s.Unbounded && c.Finding.InEvent >= 1 && len(s.Tests) >= c.Finding.InEvent {
+				counted, draws = counted+s.Tests[c.Finding.InEvent-1][0], draws+int64(out.Samples)
+			}
+		}
+		if draws == 0 {
 			continue
 		}
-		counted := a.Tests[c.Finding.InEvent-1][0] + b.Tests[c.Finding.InEvent-1][0]
-		share := float64(counted) / float64(2*out.Samples)
-		if reach := aloneReach(share, m, eps, out.PerConfirm); !math.IsInf(reach, 1) {
-			return fmt.Sprintf("about %s draws per side (-dptest.samples, dptest.Samples) would show it above the claim if the other dataset never produces it; RequireDP and RequireApproxDP test such outputs", roughly(reach))
+		if reach := aloneReach(float64(counted)/float64(draws), m, eps, out.PerConfirm); !math.IsInf(reach, 1) {
+			return fmt.Sprintf("at about %s draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim, should the other dataset never produce it; RequireDP and RequireApproxDP test such outputs", roughly(reach))
 		}
-		return "no sample size would show it above the claim; RequireDP and RequireApproxDP test such outputs"
+		return "no sample size would bound it above the claim; RequireDP and RequireApproxDP test such outputs"
 	}
 	return "more samples do not resolve it: the confirmed tests hold every output that one side drew"
 }

@@ -104,4 +104,9 @@ func TestAloneVerdict(t *testing.T) {
 	req.True(t, alone.Reverse)
 	req.True(t, strings.HasPrefix(inc.Reason, "Y=[0 0.5] alone produced the output 0.5"), inc.Reason)
 	req.Contains(t, inc.Remedy, "RequireDP")
+
+	// An AloneOutput built by hand, with no pair, renders without one.
+	bare := &AloneOutput{Value: 0.5, Coordinate: -1, Count: 1, Draws: 10, RefutingDraws: math.Inf(1)}
+	req.Contains(t, aloneClause(bare, plan.KindRDP), "; but X alone produced the output 0.5 (1 of 10 screening draws; Y none)")
+	req.NotPanics(t, func() { _ = Report{Kind: plan.KindRDP, Alone: bare}.String() })
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,8 +38,18 @@ type env struct {
 
 // audit is the one path of every assertion: resolve the plan, build the
 // candidates, check that the mechanism replays, run the engine once per
-// criterion of the claim, report.
+// criterion of the claim, report. The report of an audit that ends
+// inconclusive, wherever it ends, renders that verdict.
 func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
+	rep, err := auditRuns(m, c, opts, e)
+	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) {
+		rep.inconclusive = inc
+	}
+	return rep, err
+}
+
+// auditRuns is audit's work.
+func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
 	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: e.name, Confidence: DefaultConfidence, unresolved: true}
 	switch c.Kind {
 	case plan.KindDataCentric:
@@ -101,33 +112,48 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	}
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
 	err = unresolvedError(stopped(ctx, err, rep.Calls))
-	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) && ctx.Err() == nil {
+	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) && ctx.Err() == nil && nothingSeen(rep) {
 		pair, ok := WitnessOf[D](rep)
 		if !ok {
 			pair = first
 		}
+		started := time.Now()
 		sameOutputs(inc, src, plan.SubSeed(p.Seed, "same", 0), pair)
-		rep.Calls = src.Calls()
-	}
-	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) {
-		rep.inconclusive = inc
+		rep.Calls, rep.Elapsed = src.Calls(), rep.Elapsed+time.Since(started)
 	}
 	return rep, err
 }
 
-// sameOutputs tells, for an inconclusive audit, whether the mechanism's
-// outputs vary at all on pair (plan.SameDraws fresh draws per side): if
-// every one is the same output, the audit exercised nothing that differs
-// between the datasets, and inc's reason and remedy say so first. A
-// failure to draw leaves inc as it was.
+// nothingSeen reports whether every confirmation of an audit (its
+// cross-checks' too), of which there was at least one, estimated its
+// measure at exactly 0: what the confirmations of a mechanism whose
+// outputs never vary show.
+func nothingSeen(rep Report) bool {
+	all := slices.Clone(rep.Confirmations)
+	for _, c := range rep.CrossChecks {
+		all = append(all, c.Confirmations...)
+	}
+	for _, c := range all {
+		if c.Estimates != [2]float64{} {
+			return false
+		}
+	}
+	return len(all) > 0
+}
+
+// sameOutputs tells, for an inconclusive audit whose confirmations saw
+// nothing (nothingSeen), whether the mechanism's outputs vary at all on
+// pair, in plan.SameDraws fresh draws per side: if every one is the same
+// output, inc's reason and remedy say so first. A failure to draw (the
+// deadline, a cancelled Context) leaves inc as it was.
 func sameOutputs[D any](inc *InconclusiveError, src sampler.Source[D], seed uint64, pair fixtures.Pair[D]) {
 	v, same, err := src.Same(seed, pair.X, pair.Y, plan.SameDraws)
 	if err != nil || !same {
 		return
 	}
-	inc.Reason = fmt.Sprintf("the mechanism returned the same output, %s, in all %s draws on X=%v and all %s on Y=%v: its outputs do not vary on this pair, so nothing it does differently between datasets was exercised (%s)",
+	inc.Reason = fmt.Sprintf("the mechanism returned the same output, %s, in all %s further draws on X=%v and all %s on Y=%v, and the confirmations saw no difference between the datasets: nothing the mechanism does differently on them may have been exercised (%s)",
 		v, thousands(plan.SameDraws), pair.X, thousands(plan.SameDraws), pair.Y, inc.Reason)
-	inc.Remedy = "pairs on which the mechanism's outputs vary (Pairs, WithNeighbors); a mechanism whose outputs do not depend on its data meets every claim, and AllowInconclusive accepts this verdict"
+	inc.Remedy = "pairs on which the mechanism's outputs vary (the Pairs option, Mechanism.WithNeighbors); a mechanism whose outputs do not depend on its data meets every claim, and AllowInconclusive accepts this verdict; else " + inc.Remedy
 }
 
 // unresolvedError turns outputs that barely repeat into an inconclusive
@@ -510,8 +536,8 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	})
 	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
 		remedy := "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"
-		if math.IsInf(rep.Resolution, 1) {
-			remedy = "more samples do not resolve it; a Region around the outputs where the loss peaks, or pairs on which the outputs vary (Pairs, WithNeighbors), may"
+		if out.Coarse && math.IsInf(rep.Resolution, 1) {
+			remedy = "more samples do not resolve it; a Region around the outputs where the loss peaks, or pairs on which the outputs vary (the Pairs option, Mechanism.WithNeighbors), may"
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}
@@ -575,7 +601,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		switch {
 		case r.Criterion == plan.CriterionHockeyStick:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
-		case math.IsInf(rep.Resolution, 1) && !math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
+		case out.Coarse && math.IsInf(rep.Resolution, 1) && !math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
 			// Not a claim beyond what any event of these draws shows.
 			remedy = unboundedRemedy(out, gaussianAlone(), r.Threshold)
 		}

@@ -197,10 +197,41 @@ func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
 			rep, err := audit()
 			var inc *dptest.InconclusiveError
 			require.ErrorAs(t, err, &inc, "%s", rep)
-			require.Regexp(t, `^the mechanism returned the same output, (3|\[3 4\]), in all 1,024 draws on X=`, inc.Reason)
+			require.Regexp(t, `^the mechanism returned the same output, (3|\[3 4\]), in all 1,024 further draws on X=`, inc.Reason)
 			require.Contains(t, inc.Remedy, "AllowInconclusive")
 			require.NotContains(t, err.Error(), "Inf")
 			require.Contains(t, rep.String(), " audit: inconclusive: the mechanism returned the same output", "the report renders the verdict, not a success line")
 		})
 	}
+}
+
+// A mechanism whose output differs once in 10,000 draws, and only on X,
+// returns the same output in 1,024 draws per side too; but its
+// confirmations counted the difference, so the inconclusive GDP audit
+// keeps its own reason and remedy (the draws that would show it).
+func TestRareOutputsAreNotCalledConstant(t *testing.T) {
+	m := dptest.Discrete(func(r *rand.Rand, x []float64) int {
+		if x[0] == 1 && r.IntN(10_000) == 0 {
+			return 1
+		}
+		return 0
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	_, err := dptest.AuditGDP(m, 1, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(1_000_000))
+	var inc *dptest.InconclusiveError
+	require.ErrorAs(t, err, &inc)
+	require.NotContains(t, inc.Reason, "same output")
+	require.Contains(t, inc.Remedy, "draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim")
+}
+
+// A Within budget too small for the audit ends it inconclusive before any
+// run; its report renders that verdict, not a success line.
+func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
+	slow := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		time.Sleep(time.Millisecond)
+		return r.NormFloat64()
+	})
+	rep, err := dptest.AuditDP(slow, 1, dptest.Seed(1), dptest.Within(50*time.Millisecond))
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.Contains(t, rep.String(), " audit: inconclusive: ")
+	require.NotContains(t, rep.String(), " holds")
 }

@@ -183,7 +183,7 @@ func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, er
 // Same draws n outputs on each of x and y and reports whether all were
 // one output, bit for bit.
 func (s realSource[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {
-	return same(seed, x, y, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
+	return same(s.streams, seed, x, y, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 }
 
 type discreteSource[D any, O comparable] struct {
@@ -249,7 +249,7 @@ func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, time.Durat
 // Same draws n outputs on each of x and y and reports whether all were
 // one output.
 func (s discreteSource[D, O]) Same(seed uint64, x, y D, n int) (string, bool, error) {
-	return same(seed, x, y, n, s.f, s.check, func(a, b O) bool { return a == b })
+	return same(s.streams, seed, x, y, n, s.f, s.check, func(a, b O) bool { return a == b })
 }
 
 func (s realSource[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error) {
@@ -355,26 +355,32 @@ func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check f
 	return true, took, nil
 }
 
-// same draws n outputs on each of x and y, on one worker each, and
-// reports whether all 2n equal the first, and the first (formatted %v).
-func same[D, O any](seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
-	var first O
+// same draws n outputs on each of x and y, on one worker each (both
+// sides always, so that a Counter counts 2n calls), ending early when
+// stop is closed (ErrStopped), and reports whether all 2n equal the
+// first, and the first (formatted %v).
+func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
+	var drawn [2][]O
 	for i, id := range []uint64{streamSameX, streamSameY} {
 		l, err := guarded(x, y, func(x, y D) (*outputs[O], error) {
 			d := x
 			if i == 1 {
 				d = y
 			}
-			return Draw(Stream{Seed: seed, ID: id, Workers: 1}, n, func(r *rand.Rand) O { return f(r, d) }, check,
+			return Draw(Stream{Seed: seed, ID: id, Workers: 1, Stop: st.stop}, n, func(r *rand.Rand) O { return f(r, d) }, check,
 				func() *outputs[O] { return &outputs[O]{} })
 		})
 		if err != nil {
 			return "", false, err
 		}
-		if i == 0 && len(l.v) > 0 {
-			first = l.v[0]
-		}
-		for _, v := range l.v {
+		drawn[i] = l.v
+	}
+	if n == 0 {
+		return "", false, nil
+	}
+	first := drawn[0][0]
+	for _, side := range drawn {
+		for _, v := range side {
 			if !equal(v, first) {
 				return "", false, nil
 			}

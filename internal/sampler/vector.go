@@ -179,7 +179,7 @@ func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, 
 // one vector, bit for bit.
 func (s vectorSource[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {
 	cloned := func(r *rand.Rand, d D) []float64 { return slices.Clone(s.f(r, d)) }
-	return same(seed, x, y, n, cloned, s.check, func(a, b []float64) bool {
+	return same(s.streams, seed, x, y, n, cloned, s.check, func(a, b []float64) bool {
 		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
 	})
 }

@@ -224,6 +224,9 @@ type Outcome[D, F any] struct {
 	// outputs of one dataset alone (Score.FarAlone), which more draws at
 	// the same criterion do not resolve.
 	UnresolvedUnbounded bool
+	// Coarse is set when Unresolved is the Resolution above
+	// ResolutionFactor times the threshold (tooCoarse), not another reason.
+	Coarse bool
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
 	// about DetectProbability (see [resolution]).
@@ -366,13 +369,15 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	th := cfg.Run.Threshold
 	out.Best, out.Violated = decide(out.Confirmed, th)
 	out.Resolution = resolution(s.crit, out.Confirmed, th, out.PerConfirm)
+	floor := 0.0
 	if f, ok := s.crit.(floored); ok {
-		out.Resolution = max(out.Resolution, f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm))
+		floor = f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm)
+		out.Resolution = max(out.Resolution, floor)
 	}
 	if !out.Violated {
 		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
-			out.Unresolved = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th)
+			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1)), true
 		}
 	}
 	if !out.Violated && out.Unresolved == "" && cfg.Screening.Samples/2 >= MinContradictionDraws {
@@ -392,22 +397,28 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 
 // tooCoarse explains why a resolution r above ResolutionFactor times the
 // threshold th, at n draws per side, leaves a pass unresolved. An infinite
-// r is no value the confirmations tell: a confirmed event that one dataset
-// alone produced in both confirmations (its measure may be infinite, but
-// no count of the other side's draws bounds it from above), or events
-// that can show no value of the measure at all (an event holding every
-// output of its side, on which an ε-DP mechanism's loss is 0 for every
-// finite ε; a claim beyond what any event of n draws can show).
-func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64) string {
-	if !math.IsInf(r, 1) {
+// r is no value the confirmations tell: a claim beyond what any event of
+// n draws can show (beyondFloor); a confirmed event that one dataset
+// alone produced in a confirmation, whose measure may be infinite (a
+// Gaussian-DP level; D_λ) but which no count of the other side's draws
+// bounds from above (an infinite StdErr); or events that can show no
+// value of the measure at all (an event holding every output of its
+// side, on which an ε-DP mechanism's loss is 0 for every finite ε).
+func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyondFloor bool) string {
+	switch {
+	case !math.IsInf(r, 1):
 		return fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", n, r, th, ResolutionFactor)
+	case beyondFloor:
+		return fmt.Sprintf("at %d draws per side no event's bound can exceed the claimed %.4g, whatever the mechanism: a violation of this claim needs more draws to show", n, th)
 	}
 	for _, c := range confirmed {
-		if a, b := c.Confirmations[0], c.Confirmations[1]; a.Unbounded && b.Unbounded {
-			return fmt.Sprintf("on X=%v Y=%v both confirmations counted their event under one dataset only, never under the other in %d draws: its measure may be infinite, but these counts bound it only to %.4g, under the claimed %.4g, and set it no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n, min(a.LowerBound, b.LowerBound), th)
+		for _, s := range c.Confirmations {
+			if s.Unbounded && math.IsInf(s.StdErr, 1) {
+				return fmt.Sprintf("on X=%v Y=%v a confirmation counted its event under one dataset only, never under the other in %d draws: its measure may be infinite, but these counts bound it only to %.4g, under the claimed %.4g, and set it no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n, c.Bound(), th)
+			}
 		}
 	}
-	return fmt.Sprintf("at %d draws per side the confirmed statistics cannot show any value of the measure above the claimed %.4g: their events hold every output that one side drew, where a mechanism within any finite claim shows nothing (an ε-DP mechanism's loss there is 0), or the claim lies beyond what any event of this many draws can show", n, th)
+	return fmt.Sprintf("at %d draws per side the confirmed statistics cannot show any value of the measure above the claimed %.4g: their events hold every output that one side drew, where a mechanism within any finite claim shows nothing (an ε-DP mechanism's loss there is 0)", n, th)
 }
 
 // ContradictionLevel is the level, after Bonferroni over the screened

@@ -683,26 +683,33 @@ func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
 }
 
 // A resolution above the claim is explained by what made it so: a finite
-// one by its value; an infinite one by an event one dataset alone produced
-// in both confirmations (naming the pair and the bound its counts give),
-// or else by events that can show nothing. No text prints an infinity.
+// one by its value; an infinite one by a claim beyond what any event of
+// the draws shows, by an event one dataset alone produced in a
+// confirmation (naming the pair and the bound its counts give), or else
+// by events that can show nothing. No text prints an infinity.
 func TestCoarseSaysWhyTheResolutionIsTooLarge(t *testing.T) {
 	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}
 	held := Score{Estimate: 0.5, LowerBound: 0.2, StdErr: 0.1}
 	alone := Score{Estimate: 2.1, LowerBound: 1.798, StdErr: math.Inf(1), Unbounded: true}
+	full := Score{Estimate: 0, LowerBound: 0, StdErr: math.Inf(1)} // an event of every output
 	cands := func(a, b Score) []Candidate[[]float64, EventFinding] {
 		return []Candidate[[]float64, EventFinding]{{Pair: pair, Confirmations: [2]Score{held, held}}, {Pair: pair, Confirmations: [2]Score{a, b}}}
 	}
-	finite := tooCoarse(cands(held, held), 1000, 0.9, 0.5)
+	finite := tooCoarse(cands(held, held), 1000, 0.9, 0.5, false)
 	require.Contains(t, finite, "tell only values above 0.9 from the claimed 0.5")
 
-	unbounded := tooCoarse(cands(alone, alone), 1_000_000, math.Inf(1), 2)
-	require.Contains(t, unbounded, "on X=[1] Y=[0] both confirmations counted their event under one dataset only, never under the other in 1000000 draws")
-	require.Contains(t, unbounded, "bound it only to 1.798, under the claimed 2")
+	floor := tooCoarse(cands(held, held), 1000, math.Inf(1), 16, true)
+	require.Contains(t, floor, "at 1000 draws per side no event's bound can exceed the claimed 16")
 
-	once := tooCoarse(cands(alone, held), 1_000_000, math.Inf(1), 2) // one confirmation saw the other side produce it
-	require.Contains(t, once, "their events hold every output that one side drew")
-	for _, s := range []string{finite, unbounded, once} {
+	for _, other := range []Score{alone, held} { // one confirmation alone is enough to make r infinite
+		unbounded := tooCoarse(cands(alone, other), 1_000_000, math.Inf(1), 2, false)
+		require.Contains(t, unbounded, "on X=[1] Y=[0] a confirmation counted its event under one dataset only, never under the other in 1000000 draws")
+		require.Contains(t, unbounded, "bound it only to ")
+		require.NotContains(t, unbounded, "Inf")
+	}
+	nothing := tooCoarse(cands(full, full), 1_000_000, math.Inf(1), 2, false)
+	require.Contains(t, nothing, "their events hold every output that one side drew")
+	for _, s := range []string{finite, floor, nothing} {
 		require.NotContains(t, s, "Inf", s)
 	}
 }
