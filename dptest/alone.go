@@ -240,25 +240,27 @@ func roughly(v float64) string {
 }
 
 // unboundedRemedy is the remedy of a Gaussian-DP audit left without a
-// resolution: if a confirmation counted a confirmed event under one
-// dataset only, the draws per side (aloneReach at the share the
-// confirmations counted) whose expected counts would bound the measure
-// above the claim eps, should the other dataset never produce it.
+// resolution (search's tooCoarse): if both confirmations counted a
+// confirmed event under one dataset only, the draws per side (aloneReach
+// at the share they counted) whose expected counts would bound the
+// measure above the claim eps, should the other dataset never produce
+// it; if one did (the other saw both produce it), more draws.
 func unboundedRemedy[D any](out search.Outcome[D, search.EventFinding], m aloneMeasure, eps float64) string {
 	for _, c := range out.Confirmed {
-		var counted, draws int64
-		for _, s := range c.Confirmations {
-			if s.Unbounded && c.Finding.InEvent >= 1 && len(s.Tests) >= c.Finding.InEvent {
-				counted, draws = counted+s.Tests[c.Finding.InEvent-1][0], draws+int64(out.Samples)
-			}
-		}
-		if draws == 0 {
+		a, b, in := c.Confirmations[0], c.Confirmations[1], c.Finding.InEvent
+		if !a.Unbounded || !b.Unbounded || in < 1 || len(a.Tests) < in || len(b.Tests) < in {
 			continue
 		}
-		if reach := aloneReach(float64(counted)/float64(draws), m, eps, out.PerConfirm); !math.IsInf(reach, 1) {
+		share := float64(a.Tests[in-1][0]+b.Tests[in-1][0]) / float64(2*out.Samples)
+		if reach := aloneReach(share, m, eps, out.PerConfirm); !math.IsInf(reach, 1) {
 			return fmt.Sprintf("at about %s draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim, should the other dataset never produce it; RequireDP and RequireApproxDP test such outputs", roughly(reach))
 		}
 		return "no sample size would bound it above the claim; RequireDP and RequireApproxDP test such outputs"
+	}
+	for _, c := range out.Confirmed {
+		if c.Confirmations[0].Unbounded || c.Confirmations[1].Unbounded {
+			return "more samples (-dptest.samples, dptest.Samples) resolve it"
+		}
 	}
 	return "more samples do not resolve it: the confirmed tests hold every output that one side drew"
 }

@@ -355,7 +355,7 @@ func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(1_000_000))
 	var inc *dptest.InconclusiveError
 	require.ErrorAs(t, err, &inc, "%s", rep)
-	require.Contains(t, inc.Reason, "a confirmation counted its event under one dataset only")
+	require.Contains(t, inc.Reason, "both confirmations counted their event under one dataset only")
 	require.Contains(t, inc.Remedy, "at about 2,500,000 draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim")
 	require.NotContains(t, inc.Reason, "same output", "the confirmations saw the output")
 	require.NotContains(t, err.Error(), "Inf")
@@ -365,4 +365,15 @@ func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
 	rep, err = dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(3_000_000))
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
+}
+
+// A Gaussian-DP claim beyond what any event of the draws can show (μ = 9
+// at 10⁵ draws per side, about 2·Φ⁻¹(1 − 10⁻⁴)) is inconclusive, and says
+// so rather than printing an infinite resolution.
+func TestGDPClaimBeyondTheDraws(t *testing.T) {
+	_, err := dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 9, dptest.Seed(1), dptest.Samples(100_000))
+	var inc *dptest.InconclusiveError
+	require.ErrorAs(t, err, &inc)
+	require.Contains(t, inc.Reason, "at 100000 draws per side no event's bound can exceed the claimed 9")
+	require.NotContains(t, err.Error(), "Inf")
 }

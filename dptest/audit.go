@@ -126,34 +126,36 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 
 // nothingSeen reports whether every confirmation of an audit (its
 // cross-checks' too), of which there was at least one, estimated its
-// measure at exactly 0: what the confirmations of a mechanism whose
-// outputs never vary show.
+// measure at 0 or below: what the confirmations of a mechanism whose
+// outputs never vary show (and, where estimates are clipped at 0, those
+// of many a mechanism within its claim).
 func nothingSeen(rep Report) bool {
 	all := slices.Clone(rep.Confirmations)
 	for _, c := range rep.CrossChecks {
 		all = append(all, c.Confirmations...)
 	}
 	for _, c := range all {
-		if c.Estimates != [2]float64{} {
+		if c.Estimates[0] > 0 || c.Estimates[1] > 0 {
 			return false
 		}
 	}
 	return len(all) > 0
 }
 
-// sameOutputs tells, for an inconclusive audit whose confirmations saw
-// nothing (nothingSeen), whether the mechanism's outputs vary at all on
-// pair, in plan.SameDraws fresh draws per side: if every one is the same
-// output, inc's reason and remedy say so first. A failure to draw (the
-// deadline, a cancelled Context) leaves inc as it was.
+// sameOutputs adds to an inconclusive audit whose confirmations saw
+// nothing (nothingSeen) whether the mechanism's outputs vary at all on
+// pair, in plan.SameDraws further draws per side: if every one was the
+// same output, the reason and the remedy end with that fact and what
+// follows if the outputs never vary. A failure to draw (the deadline, a
+// cancelled Context) leaves inc as it was.
 func sameOutputs[D any](inc *InconclusiveError, src sampler.Source[D], seed uint64, pair fixtures.Pair[D]) {
 	v, same, err := src.Same(seed, pair.X, pair.Y, plan.SameDraws)
 	if err != nil || !same {
 		return
 	}
-	inc.Reason = fmt.Sprintf("the mechanism returned the same output, %s, in all %s further draws on X=%v and all %s on Y=%v, and the confirmations saw no difference between the datasets: nothing the mechanism does differently on them may have been exercised (%s)",
-		v, thousands(plan.SameDraws), pair.X, thousands(plan.SameDraws), pair.Y, inc.Reason)
-	inc.Remedy = "pairs on which the mechanism's outputs vary (the Pairs option, Mechanism.WithNeighbors); a mechanism whose outputs do not depend on its data meets every claim, and AllowInconclusive accepts this verdict; else " + inc.Remedy
+	inc.Reason += fmt.Sprintf("; and in %s further draws on X=%v and as many on Y=%v the mechanism returned only the output %s: its outputs may not vary on this pair at all",
+		thousands(plan.SameDraws), pair.X, pair.Y, v)
+	inc.Remedy += "; if they do not, pairs on which they do (the Pairs option, Mechanism.WithNeighbors), and a mechanism whose outputs do not depend on its data meets every claim (AllowInconclusive accepts this verdict)"
 }
 
 // unresolvedError turns outputs that barely repeat into an inconclusive
@@ -537,7 +539,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
 		remedy := "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"
 		if out.Coarse && math.IsInf(rep.Resolution, 1) {
-			remedy = "more samples do not resolve it; a Region around the outputs where the loss peaks, or pairs on which the outputs vary (the Pairs option, Mechanism.WithNeighbors), may"
+			remedy = "more samples do not resolve it; a Region around the outputs where the loss peaks may"
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}

@@ -382,8 +382,10 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if zp != nil {
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
-	if f.Unreachable {
-		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, 2*par.Lambda*par.Lambda, renyi.ZoneFraction)
+	if need := 2 * par.Lambda * par.Lambda; f.Unreachable && need > float64(n)/renyi.ZoneFraction {
+		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)
+	} else if f.Unreachable {
+		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end to hold, apart from the rest, the 2λ² = %.0f outputs per side an end zone needs", par.Lambda, need)
 	}
 	if r := sparseReason(f.SparseValues); r != "" {
 		score.Unresolved = r

@@ -399,11 +399,13 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 // threshold th, at n draws per side, leaves a pass unresolved. An infinite
 // r is no value the confirmations tell: a claim beyond what any event of
 // n draws can show (beyondFloor); a confirmed event that one dataset
-// alone produced in a confirmation, whose measure may be infinite (a
+// alone produced in both confirmations, whose measure may be infinite (a
 // Gaussian-DP level; D_λ) but which no count of the other side's draws
-// bounds from above (an infinite StdErr); or events that can show no
-// value of the measure at all (an event holding every output of its
-// side, on which an ε-DP mechanism's loss is 0 for every finite ε).
+// bounds from above; one that only one confirmation counted so (a count
+// of 0 gives that confirmation an infinite StdErr, but the other's may
+// show both datasets produce it); or events that can show no value of
+// the measure at all (an event holding every output of its side, on
+// which an ε-DP mechanism's loss is 0 for every finite ε).
 func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyondFloor bool) string {
 	switch {
 	case !math.IsInf(r, 1):
@@ -412,9 +414,14 @@ func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyo
 		return fmt.Sprintf("at %d draws per side no event's bound can exceed the claimed %.4g, whatever the mechanism: a violation of this claim needs more draws to show", n, th)
 	}
 	for _, c := range confirmed {
+		if a, b := c.Confirmations[0], c.Confirmations[1]; a.Unbounded && b.Unbounded {
+			return fmt.Sprintf("on X=%v Y=%v both confirmations counted their event under one dataset only, never under the other in %d draws: its measure may be infinite, but these counts bound it only to %.4g, under the claimed %.4g, and set it no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n, c.Bound(), th)
+		}
+	}
+	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			if s.Unbounded && math.IsInf(s.StdErr, 1) {
-				return fmt.Sprintf("on X=%v Y=%v a confirmation counted its event under one dataset only, never under the other in %d draws: its measure may be infinite, but these counts bound it only to %.4g, under the claimed %.4g, and set it no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n, c.Bound(), th)
+				return fmt.Sprintf("on X=%v Y=%v one confirmation counted its event under one dataset only in %d draws (the other confirmation did not), and a count of 0 sets its measure no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n)
 			}
 		}
 	}
