@@ -191,6 +191,18 @@ func TestGDPOfTheGaussianMechanism(t *testing.T) {
 	}
 }
 
+// gaussianWithAtomOfX is x₀ + x₁ plus unit Gaussian noise, on the pair
+// X = (1, 0.5), Y = (0, 0.5), that on datasets whose first record is 1
+// returns 0.5 instead once in rate draws: an output of X alone.
+func gaussianWithAtomOfX(rate int) dptest.Mechanism[[]float64] {
+	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.IntN(rate) == 0 {
+			return 0.5
+		}
+		return x[0] + x[1] + r.NormFloat64()
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+}
+
 // GDP of a discrete mechanism: binary randomized response of ε₀ has the
 // trade-off curve of one test, level 1 − p and power p; the audit's
 // μ estimate is that test's Φ⁻¹(p) − Φ⁻¹(1 − p) = 2·Φ⁻¹(p).
@@ -200,12 +212,7 @@ func TestGDPOfTheGaussianMechanism(t *testing.T) {
 // producing it once in about 5·10⁶ draws): the GDP audit passes, and its
 // success line says what it saw and what would refute the claim.
 func TestGDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
-	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
-		if x[0] == 1 && r.IntN(1000) == 0 {
-			return 0.5
-		}
-		return x[0] + x[1] + r.NormFloat64()
-	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+	m := gaussianWithAtomOfX(1000)
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(3), dptest.Candidates(0))
 	require.NoError(t, err)
 	require.False(t, rep.Violated, "%s", rep)
@@ -346,12 +353,7 @@ func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
 // counts would show it (about 2.5 million per side, where about half the
 // audits would; 3 million do, with this seed).
 func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
-	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
-		if x[0] == 1 && r.IntN(200) == 0 {
-			return 0.5
-		}
-		return x[0] + x[1] + r.NormFloat64()
-	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
+	m := gaussianWithAtomOfX(200)
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(1_000_000))
 	var inc *dptest.InconclusiveError
 	require.ErrorAs(t, err, &inc, "%s", rep)
