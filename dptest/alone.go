@@ -244,7 +244,8 @@ func roughly(v float64) string {
 // confirmed event under one dataset only, the draws per side (aloneReach
 // at the share they counted) whose expected counts would bound the
 // measure above the claim eps, should the other dataset never produce
-// it; if one did (the other saw both produce it), more draws.
+// it; if only one did, more draws (the other's counts may show both
+// datasets produce it, and its bound resolve).
 func unboundedRemedy[D any](out search.Outcome[D, search.EventFinding], m aloneMeasure, eps float64) string {
 	for _, c := range out.Confirmed {
 		a, b, in := c.Confirmations[0], c.Confirmations[1], c.Finding.InEvent
