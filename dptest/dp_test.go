@@ -188,6 +188,14 @@ func TestDataCentricDP(t *testing.T) {
 	require.Less(t, rep.LowerBound, 1.5)
 	require.Equal(t, 63, rep.PairsSearched)
 	require.Equal(t, x, rep.Witness.(fixtures.Pair[[]float64]).X)
+
+	// A constant's level is 0, and no level could be told from its
+	// outputs: the line says so, not "+Inf would have been caught".
+	constant := dptest.Discrete(func(*rand.Rand, []float64) int { return 3 })
+	rep, err = dptest.AuditDataCentricDP(constant, x, neighbours[:3], dptest.Samples(200_000), dptest.Seed(4))
+	require.NoError(t, err)
+	require.Contains(t, rep.String(), "no true value, however large, would have been shown on the statistics confirmed")
+	require.NotContains(t, rep.String(), "Inf")
 }
 
 func TestDPBadInput(t *testing.T) {

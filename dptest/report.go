@@ -530,7 +530,11 @@ func (r Report) successLine() string {
 	if r.DeepScreened > 0 {
 		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
 	}
-	caught = fmt.Sprintf(caught, num(r.Resolution)) + r.aloneText() + aloneClause(r.Alone, r.Kind)
+	if caught = fmt.Sprintf(caught, num(r.Resolution)); math.IsInf(r.Resolution, 1) {
+		// A data-centric audit measures a level, whatever its resolution.
+		caught = "no true value, however large, would have been shown on the statistics confirmed"
+	}
+	caught += r.aloneText() + aloneClause(r.Alone, r.Kind)
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {
