@@ -16,6 +16,25 @@ func laplaceNoise(r *rand.Rand, b float64) float64 {
 	return e
 }
 
+// addLaplaceNoise adds independent Lap(0, b) noise to every element of v:
+// a standard exponential each, with its sign from one bit of a 64-bit
+// draw shared by 64 elements (the same law as laplaceNoise, a third fewer
+// generator calls: a long histogram spends most of its time drawing).
+func addLaplaceNoise(r *rand.Rand, v []float64, b float64) {
+	var signs uint64
+	for j := range v {
+		if j%64 == 0 {
+			signs = r.Uint64()
+		}
+		e := b * r.ExpFloat64()
+		if signs&1 == 0 {
+			e = -e
+		}
+		signs >>= 1
+		v[j] += e
+	}
+}
+
 // sum returns Σ x_i.
 func sum(x []float64) float64 {
 	s := 0.0

@@ -25,9 +25,7 @@ func (m LaplaceHistogram) Sample(r *rand.Rand, x []int) []float64 {
 	mustBins("LaplaceHistogram", m.Bins)
 	mustPositive("LaplaceHistogram", "B", m.B)
 	v := histogram(x, m.Bins)
-	for j := range v {
-		v[j] += laplaceNoise(r, m.B)
-	}
+	addLaplaceNoise(r, v, m.B)
 	return v
 }
 
