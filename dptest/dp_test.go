@@ -299,6 +299,8 @@ func TestDPDoesNotPassOnAnEventOfMostOutputs(t *testing.T) {
 	rep, err := dptest.AuditDP(m, 0.01, dptest.Pairs(p), dptest.Candidates(0), dptest.Samples(500_000), dptest.Seed(13809611144571317007))
 	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)
 	require.Greater(t, rep.Resolution, 0.015)
+	require.Contains(t, err.Error(), "the confirmed events hold most outputs (")
+	require.Contains(t, err.Error(), "more draws of events this large do not resolve it", "more samples alone are not the remedy")
 }
 
 // A bit released with probability 0.1 on X and 0.2 on Y is ln 2-DP: the

@@ -225,8 +225,11 @@ type Outcome[D, F any] struct {
 	// the same criterion do not resolve.
 	UnresolvedUnbounded bool
 	// Coarse is set when Unresolved is the Resolution above
-	// ResolutionFactor times the threshold (tooCoarse), not another reason.
-	Coarse bool
+	// ResolutionFactor times the threshold (tooCoarse), not another reason;
+	// EventsTooLarge when, moreover, the confirmed events hold so much of
+	// the outputs that no number of draws of them would resolve the claim
+	// (supLimit).
+	Coarse, EventsTooLarge bool
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
 	// about DetectProbability (see [resolution]).
@@ -378,6 +381,9 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1)), true
+			if limit, share := supLimit(s.crit, out.Confirmed, th); !math.IsInf(r, 1) && limit > ResolutionFactor*th {
+				out.Unresolved, out.EventsTooLarge = fmt.Sprintf("the confirmed events hold most outputs (%.0f%% of a side's at the least), where even a loss at the claimed %.4g shows only a level of %.4g or more, more than %g times the claim: at %d draws per side the confirmations tell only values above %.4g", 100*share, th, limit, ResolutionFactor, cfg.Confirmation.Samples, r), true
+			}
 		}
 	}
 	if !out.Violated && out.Unresolved == "" && cfg.Screening.Samples/2 >= MinContradictionDraws {
@@ -640,6 +646,29 @@ func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], thr
 		return least
 	}
 	return res
+}
+
+// supLimit is, for a criterion that reads its confirmations' resolutions
+// on the claim's scale (supResolved), the least such reading of a
+// resolution equal to the threshold itself, and the bounded side's share
+// of the event that gives it: what these events resolve however many
+// draws confirm them (an ε-DP claim's loss on an event of share P is at
+// most ln(P/(1 − e^ε(1 − P))), so a loss at ε there shows only
+// ln((1 − P·e^{−ε})/(1 − P))). 0 for other criteria or no confirmation.
+func supLimit[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold float64) (limit, share float64) {
+	sup, ok := crit.(supResolved)
+	if !ok || len(confirmed) == 0 {
+		return 0, 0
+	}
+	limit = math.Inf(1)
+	for _, c := range confirmed {
+		for _, s := range c.Confirmations {
+			if l := sup.SupResolution(threshold, s); l < limit {
+				limit, share = l, s.EventShare
+			}
+		}
+	}
+	return limit, share
 }
 
 // supResolved is a criterion whose confirmations resolve the measure of

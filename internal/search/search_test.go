@@ -677,6 +677,9 @@ func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
 			{Reverse: true, Confirmations: [2]Score{s(shareB), s(shareB)}},
 		}
 	}
+	limit, share := supLimit(c, conf(0.9, 0.8), 0.01)
+	require.InDelta(t, math.Log((1-0.8*math.Exp(-0.01))/0.2), limit, 1e-12, "the smaller event's reading at the claim itself")
+	require.Equal(t, 0.8, share)
 	small := resolution(c, conf(0.1, 0.1), 0.01, 0.004)
 	require.Equal(t, small, resolution(c, conf(0.9, 0.1), 0.01, 0.004), "the other direction's small event resolves it")
 	require.Greater(t, resolution(c, conf(0.9, 0.9), 0.01, 0.004), 5*small, "every event holds most outputs")
