@@ -537,12 +537,22 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		}
 	})
 	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
-		remedy := "more samples (-dptest.samples, dptest.Samples), or a Region around the outputs where the loss peaks, resolve it"
+		region := "" // Region applies to real outputs only
+		if src.Kind() == "real" {
+			region = "a Region around the outputs where the loss peaks"
+		}
+		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
+		if region != "" {
+			remedy = "more samples (-dptest.samples, dptest.Samples), or " + region + ", resolve it"
+		}
 		switch {
 		case out.Coarse && math.IsInf(rep.Resolution, 1):
-			remedy = "more samples do not resolve it; a Region around the outputs where the loss peaks may"
+			remedy = "more samples do not resolve it"
 		case out.EventsTooLarge:
-			remedy = "more draws of events this large do not resolve it (more samples help only if the larger screening they bring chooses a smaller event); a Region around the outputs where the loss peaks may"
+			remedy = "more draws of events this large do not resolve it (more samples help only if the larger screening they bring chooses a smaller event)"
+		}
+		if (out.Coarse && math.IsInf(rep.Resolution, 1) || out.EventsTooLarge) && region != "" {
+			remedy += "; " + region + " may"
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}

@@ -196,6 +196,14 @@ func TestDataCentricDP(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, rep.String(), "no true value, however large, would have been shown on the statistics confirmed")
 	require.NotContains(t, rep.String(), "Inf")
+
+	// So does a claim of ε = 0, which passes whatever the resolution; its
+	// hockey-stick cross-check's reach is still stated as a reach.
+	rep, err = dptest.AuditDP(constant, 0, dptest.Pairs(fixtures.Pair[[]float64]{X: x, Y: neighbours[0]}), dptest.Candidates(0), dptest.Seed(4))
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+	require.Contains(t, rep.String(), "no true value, however large, would have been shown on the statistics confirmed; but outputs that one dataset alone produces once in ")
+	require.Contains(t, rep.String(), " draws or more often would have been caught;")
 }
 
 func TestDPBadInput(t *testing.T) {
@@ -301,6 +309,7 @@ func TestDPDoesNotPassOnAnEventOfMostOutputs(t *testing.T) {
 	require.Greater(t, rep.Resolution, 0.015)
 	require.Contains(t, err.Error(), "the confirmed events hold most outputs (")
 	require.Contains(t, err.Error(), "more draws of events this large do not resolve it", "more samples alone are not the remedy")
+	require.NotContains(t, err.Error(), "Region", "a vector's audit takes no Region")
 }
 
 // A bit released with probability 0.1 on X and 0.2 on Y is ln 2-DP: the

@@ -530,11 +530,16 @@ func (r Report) successLine() string {
 	if r.DeepScreened > 0 {
 		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
 	}
+	alone := r.aloneText()
 	if caught = fmt.Sprintf(caught, num(r.Resolution)); math.IsInf(r.Resolution, 1) {
-		// A data-centric audit measures a level, whatever its resolution.
+		// A data-centric audit, or a claim of 0 (ε or μ), passes whatever
+		// its resolution.
 		caught = "no true value, however large, would have been shown on the statistics confirmed"
+		if alone != "" {
+			alone = "; but" + strings.TrimPrefix(alone, ", and so would") + " would have been caught"
+		}
 	}
-	caught += r.aloneText() + aloneClause(r.Alone, r.Kind)
+	caught += alone + aloneClause(r.Alone, r.Kind)
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",
 		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
 	if r.Score != "" {

@@ -18,8 +18,9 @@ func laplaceNoise(r *rand.Rand, b float64) float64 {
 
 // addLaplaceNoise adds independent Lap(0, b) noise to every element of v:
 // a standard exponential each, with its sign from one bit of a 64-bit
-// draw shared by 64 elements (the same law as laplaceNoise, a third fewer
-// generator calls: a long histogram spends most of its time drawing).
+// draw shared by 64 elements: the same law as laplaceNoise with about half
+// its generator calls (ExpFloat64 mostly takes one), for a long histogram
+// spends most of its time drawing.
 func addLaplaceNoise(r *rand.Rand, v []float64, b float64) {
 	var signs uint64
 	for j := range v {
