@@ -110,3 +110,22 @@ func TestAloneVerdict(t *testing.T) {
 	req.Contains(t, aloneClause(bare, plan.KindRDP), "; but X alone produced the output 0.5 (1 of 10 screening draws; Y none)")
 	req.NotPanics(t, func() { _ = Report{Kind: plan.KindRDP, Alone: bare}.String() })
 }
+
+// The draws a Gaussian-DP claim needs before any event's bound can exceed
+// it are where hockey.Gaussian's Least stops being infinite.
+func TestGaussianFloorDraws(t *testing.T) {
+	least := hockey.Gaussian().Least
+	for _, mu := range []float64{4, 9, 12} {
+		n := gaussianFloorDraws(mu, 1e-3)
+		req.True(t, math.IsInf(least(mu, int(0.99*n), 1e-3, 0), 1), "μ=%g below %g draws", mu, n)
+		req.False(t, math.IsInf(least(mu, int(1.01*n)+1, 1e-3, 0), 1), "μ=%g above %g draws", mu, n)
+	}
+}
+
+// "More samples resolve it" names their order only when the resolution is
+// the reason and finite: the excess over the claim shrinks as 1/√n.
+func TestMoreSamples(t *testing.T) {
+	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it, on the order of 4e+06 draws per side if the error falls as 1/√n", moreSamples(true, 2, 1, 1_000_000))
+	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(false, 2, 1, 1_000_000))
+	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(true, math.Inf(1), 1, 1_000_000))
+}

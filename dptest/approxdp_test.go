@@ -377,5 +377,6 @@ func TestGDPClaimBeyondTheDraws(t *testing.T) {
 	var inc *dptest.InconclusiveError
 	require.ErrorAs(t, err, &inc)
 	require.Contains(t, inc.Reason, "at 100000 draws per side no event's bound can exceed the claimed 9")
+	require.Contains(t, inc.Remedy, "a claim of μ = 9 needs about ")
 	require.NotContains(t, err.Error(), "Inf")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
@@ -541,9 +542,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		if src.Kind() == "real" {
 			region = "a Region around the outputs where the loss peaks"
 		}
-		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
+		remedy := moreSamples(out.Coarse, rep.Resolution, r.Threshold, out.Samples)
 		if region != "" {
-			remedy = "more samples (-dptest.samples, dptest.Samples), or " + region + ", resolve it"
+			remedy += "; so may " + region
 		}
 		switch {
 		case out.Coarse && math.IsInf(rep.Resolution, 1):
@@ -586,7 +587,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		if out.UnresolvedUnbounded {
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}
 		}
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples (-dptest.samples, dptest.Samples) resolve it; a lower order λ needs fewer"}
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out.Coarse, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
 	}
 	return err
 }
@@ -612,12 +613,13 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
-		remedy := "more samples (-dptest.samples, dptest.Samples) resolve it"
+		remedy := moreSamples(out.Coarse, rep.Resolution, r.Threshold, out.Samples)
 		switch {
 		case r.Criterion == plan.CriterionHockeyStick:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
-		case out.Coarse && math.IsInf(rep.Resolution, 1) && !math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
-			// Not a claim beyond what any event of these draws shows.
+		case out.Coarse && math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
+			remedy = fmt.Sprintf("a claim of μ = %s needs about %s draws per side before any event's bound can exceed it (-dptest.samples, dptest.Samples)", num(r.Threshold), roughly(gaussianFloorDraws(r.Threshold, out.PerConfirm)))
+		case out.Coarse && math.IsInf(rep.Resolution, 1):
 			remedy = unboundedRemedy(out, gaussianAlone(), r.Threshold)
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
@@ -675,6 +677,25 @@ func drawsToResolve(res, th float64, n int) float64 {
 		return float64(n)
 	}
 	return math.Ceil(float64(n) * (excess / want) * (excess / want))
+}
+
+// moreSamples is the remedy "more samples resolve it", with, when the
+// audit's reason is its finite resolution res above the threshold th at
+// n draws per side (coarse), the order of the draws that would resolve it
+// (drawsToResolve).
+func moreSamples(coarse bool, res, th float64, n int) string {
+	s := "more samples (-dptest.samples, dptest.Samples) resolve it"
+	if coarse && !math.IsInf(res, 1) && th > 0 {
+		s += fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", num(drawsToResolve(res, th, n)))
+	}
+	return s
+}
+
+// gaussianFloorDraws is the least n at which an event's Gaussian-DP bound
+// can exceed μ at all (hockey.Gaussian's Least): the upper bound of a
+// count of 0 at level α/2, 1 − (α/2)^{1/n}, must fall below Φ(−μ/2).
+func gaussianFloorDraws(mu, alpha float64) float64 {
+	return math.Log(alpha/2) / math.Log1p(-numeric.NormalCDF(-mu/2))
 }
 
 // fill copies an engine outcome into the report; finding adds what the
