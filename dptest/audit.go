@@ -40,12 +40,10 @@ type env struct {
 // audit is the one path of every assertion: resolve the plan, build the
 // candidates, check that the mechanism replays, run the engine once per
 // criterion of the claim, report. The report of an audit that ends
-// inconclusive, wherever it ends, renders that verdict.
+// inconclusive or in an error, wherever it ends, renders that end.
 func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
 	rep, err := auditRuns(m, c, opts, e)
-	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) {
-		rep.inconclusive = inc
-	}
+	rep.err = err
 	return rep, err
 }
 

@@ -225,7 +225,8 @@ func TestRareOutputsAreNotCalledConstant(t *testing.T) {
 }
 
 // A Within budget too small for the audit ends it inconclusive before any
-// run; its report renders that verdict, not a success line.
+// run; its report renders that verdict, not a success line; so does the
+// report of an audit that could not run.
 func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	slow := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		time.Sleep(time.Millisecond)
@@ -234,5 +235,13 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	rep, err := dptest.AuditDP(slow, 1, dptest.Seed(1), dptest.Within(50*time.Millisecond))
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
 	require.Contains(t, rep.String(), " audit: inconclusive: ")
+	require.NotContains(t, rep.String(), " holds")
+
+	// An audit that cannot run (the mechanism panics) renders its error.
+	panics := dptest.Continuous(func(*rand.Rand, []float64) float64 { panic("boom") })
+	rep, err = dptest.AuditDP(panics, 1, dptest.Seed(1))
+	require.Error(t, err)
+	require.Contains(t, rep.String(), " could not be audited: ")
+	require.Contains(t, rep.String(), "boom")
 	require.NotContains(t, rep.String(), " holds")
 }

@@ -197,9 +197,9 @@ type Report struct {
 	// inconclusive instead.
 	Alone *AloneOutput
 
-	// inconclusive is the error of an audit that could not decide: String
-	// renders it, not a success line.
-	inconclusive *InconclusiveError
+	// err is the error of an audit that could not decide or could not run
+	// (nil otherwise): String renders it, not a success line.
+	err error
 	// recorded marks the report of a check of recorded outputs
 	// (CheckRDPSamples): no search, no seed.
 	recorded          bool
@@ -318,11 +318,11 @@ func WitnessOf[D any](r Report) (fixtures.Pair[D], bool) {
 }
 
 // String renders the report: the failure text for a violation, the
-// reason and remedy of an inconclusive audit, a one-line summary
-// otherwise.
+// reason and remedy of an inconclusive audit, the error of one that could
+// not run, a one-line summary otherwise.
 func (r Report) String() string {
-	if r.inconclusive != nil && !r.Violated {
-		return r.errorText(r.inconclusive)
+	if r.err != nil && !r.Violated {
+		return r.errorText(r.err)
 	}
 	if !r.Violated {
 		return r.successLine()
