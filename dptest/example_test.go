@@ -235,6 +235,35 @@ func ExampleReport_earlyLook() {
 	// claim 0.9: violated false, quick look false, early look true, 106496 samples per side, fewer calls than the planned audit's: true
 }
 
+// An output that one dataset alone produces makes D_λ infinite, but a
+// finite number of draws refutes an RDP claim there only once the rate
+// the claim needs from the other dataset is within their reach. Here X
+// also returns 0.5 once in 1,000 draws: the audit passes, and the report
+// names the output, how rarely the claim lets Y produce it, and how many
+// draws would refute it; the pure-DP audit of the same pair catches it.
+func ExampleReport_alone() {
+	lap := mechanisms.Laplace{B: 1}
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.IntN(1000) == 0 {
+			return 0.5
+		}
+		return x[0] + lap.Sample(r, nil)
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditRDP(m, 2, 2*lap.RDP(2), dptest.Seed(1), dptest.Candidates(0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a := rep.Alone
+	fmt.Printf("violated %v; X alone produced %v (Y: none); the claim holds only if Y produces it at least once in %.0e draws; refuted at about %.0e draws per side\n",
+		rep.Violated, a.Value, 1/a.NeededRate, a.RefutingDraws)
+	rep, err = dptest.AuditDP(m, 2, dptest.Seed(1), dptest.Candidates(0))
+	fmt.Println("the DP audit: violated", rep.Violated, err)
+	// Output:
+	// violated false; X alone produced 0.5 (Y: none); the claim holds only if Y produces it at least once in 2e+06 draws; refuted at about 2e+07 draws per side
+	// the DP audit: violated true <nil>
+}
+
 // DP-Auditorium's testers run as options, with one false-failure budget
 // split between them. NonDPGaussian1 divides by the true count and scales
 // its noise with it, so datasets of one and two records get noise of
