@@ -123,9 +123,18 @@ func TestGaussianFloorDraws(t *testing.T) {
 }
 
 // "More samples resolve it" names their order only when the resolution is
-// the reason and finite: the excess over the claim shrinks as 1/√n.
+// the reason and finite: its excess over the claim, or over what the
+// confirmed events resolve at any size, shrinks as 1/√n.
 func TestMoreSamples(t *testing.T) {
-	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it, on the order of 4e+06 draws per side if the error falls as 1/√n", moreSamples(true, 2, 1, 1_000_000))
-	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(false, 2, 1, 1_000_000))
-	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(true, math.Inf(1), 1, 1_000_000))
+	type outcome = search.Outcome[[]float64, search.EventFinding]
+	coarse := outcome{Coarse: true}
+	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it, on the order of 4,000,000 draws per side if the error falls as 1/√n", moreSamples(coarse, 2, 1, 1_000_000))
+	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(outcome{}, 2, 1, 1_000_000))
+	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(coarse, math.Inf(1), 1, 1_000_000))
+	// Events that resolve 1.4 at any size (ε = 1): 1.6 falls towards 1.4,
+	// and must reach 1.5: (0.2/0.1)² = 4 times the draws, not 1.44.
+	limited := outcome{Coarse: true, SupLimit: 1.4}
+	req.Contains(t, moreSamples(limited, 1.6, 1, 1_000_000), "on the order of 4,000,000 draws per side")
+	req.Equal(t, 1_000_000.0, drawsToResolve(1.2, 1, 1.5, 1_000_000), "resolved already")
+	req.True(t, math.IsInf(drawsToResolve(2, 1.6, 1.5, 1_000_000), 1), "events that never resolve")
 }

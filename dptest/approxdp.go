@@ -109,7 +109,8 @@ func approxDPClaim(eps, delta float64) plan.Claim {
 // for [RequireRDP], a repeated value amid the other's outputs that a
 // screening saw from one dataset only, ten times or more, makes the audit
 // inconclusive if the screening's own draws would refute the claim there,
-// and is otherwise named in the success line and [Report.Alone]. Bad input as for
+// and is otherwise named in the success line and [AuditGDP]'s
+// [Report.Alone]. Bad input as for
 // [RequireApproxDP] (μ < 0, NaN or +Inf).
 func RequireGDP[D any](t TestingT, m Mechanism[D], mu float64, opts ...Option) {
 	if h, ok := t.(tb.Helper); ok {

@@ -379,4 +379,10 @@ func TestGDPClaimBeyondTheDraws(t *testing.T) {
 	require.Contains(t, inc.Reason, "at 100000 draws per side no event's bound can exceed the claimed 9")
 	require.Contains(t, inc.Remedy, "a claim of μ = 9 needs about ")
 	require.NotContains(t, err.Error(), "Inf")
+
+	// μ = 80: Φ(−40) lies below what a float64 holds.
+	_, err = dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 80, dptest.Seed(1), dptest.Samples(100_000))
+	require.ErrorAs(t, err, &inc)
+	require.Contains(t, inc.Remedy, "no sample size can show a violation of μ = 80")
+	require.NotContains(t, err.Error(), "Inf")
 }

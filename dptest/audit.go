@@ -540,7 +540,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		if src.Kind() == "real" {
 			region = "a Region around the outputs where the loss peaks"
 		}
-		remedy := moreSamples(out.Coarse, rep.Resolution, r.Threshold, out.Samples)
+		remedy := moreSamples(out, rep.Resolution, r.Threshold, out.Samples)
 		if region != "" {
 			remedy += "; so may " + region
 		}
@@ -585,7 +585,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		if out.UnresolvedUnbounded {
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}
 		}
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out.Coarse, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
+		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
 	}
 	return err
 }
@@ -611,12 +611,15 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
-		remedy := moreSamples(out.Coarse, rep.Resolution, r.Threshold, out.Samples)
+		remedy := moreSamples(out, rep.Resolution, r.Threshold, out.Samples)
 		switch {
 		case r.Criterion == plan.CriterionHockeyStick:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
 		case out.Coarse && math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
 			remedy = fmt.Sprintf("a claim of μ = %s needs about %s draws per side before any event's bound can exceed it (-dptest.samples, dptest.Samples)", num(r.Threshold), roughly(gaussianFloorDraws(r.Threshold, out.PerConfirm)))
+			if math.IsInf(gaussianFloorDraws(r.Threshold, out.PerConfirm), 1) {
+				remedy = fmt.Sprintf("no sample size can show a violation of μ = %s: claim a smaller μ", num(r.Threshold))
+			}
 		case out.Coarse && math.IsInf(rep.Resolution, 1):
 			remedy = unboundedRemedy(out, gaussianAlone(), r.Threshold)
 		}
@@ -663,37 +666,49 @@ func hockeyRemedy(r plan.Run, resolution float64, n int) string {
 	if math.IsInf(resolution, 1) {
 		return fmt.Sprintf("%s, which at ε = %s exceeds what %s draws per side can hold: many more samples (-dptest.samples, dptest.Samples), or a claim at a smaller ε of the same mechanism's privacy profile", why, num(r.Eps), thousands(n))
 	}
-	return fmt.Sprintf("%s; δ = %s needs on the order of %s draws per side (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), num(drawsToResolve(resolution, r.Threshold, n)))
+	return fmt.Sprintf("%s; δ = %s needs on the order of %s draws per side (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), num(drawsToResolve(resolution, r.Threshold, search.ResolutionFactor*r.Threshold, n)))
 }
 
-// drawsToResolve is the sample size at which an audit of resolution res at
-// n draws would resolve the threshold th within ResolutionFactor: the
-// resolution's excess over th shrinks as 1/√n.
-func drawsToResolve(res, th float64, n int) float64 {
-	excess, want := res-th, (search.ResolutionFactor-1)*th
-	if !(excess > want) || want <= 0 {
+// drawsToResolve is the sample size at which an audit of resolution res
+// at n draws would resolve to target: the resolution's excess over from
+// (the threshold, or what its events resolve at any size) shrinks as
+// 1/√n. It is n where res is within target already, and +Inf where target
+// is not above from.
+func drawsToResolve(res, from, target float64, n int) float64 {
+	excess, want := res-from, target-from
+	switch {
+	case !(res > target):
 		return float64(n)
+	case !(want > 0):
+		return math.Inf(1)
 	}
 	return math.Ceil(float64(n) * (excess / want) * (excess / want))
 }
 
 // moreSamples is the remedy "more samples resolve it", with, when the
 // audit's reason is its finite resolution res above the threshold th at
-// n draws per side (coarse), the order of the draws that would resolve it
-// (drawsToResolve).
-func moreSamples(coarse bool, res, th float64, n int) string {
+// n draws per side (out.Coarse), the order of the draws that would
+// resolve it: res falls as 1/√n towards max(th, limit), limit what the
+// confirmed events resolve however many draws confirm them
+// (Outcome.SupLimit; 0 for none), and must reach ResolutionFactor·th.
+func moreSamples[D, F any](out search.Outcome[D, F], res, th float64, n int) string {
 	s := "more samples (-dptest.samples, dptest.Samples) resolve it"
-	if coarse && !math.IsInf(res, 1) && th > 0 {
-		s += fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", num(drawsToResolve(res, th, n)))
+	if out.Coarse && !math.IsInf(res, 1) && !math.IsNaN(res) && th > 0 {
+		s += fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", roughly(drawsToResolve(res, max(th, out.SupLimit), search.ResolutionFactor*th, n)))
 	}
 	return s
 }
 
 // gaussianFloorDraws is the least n at which an event's Gaussian-DP bound
 // can exceed μ at all (hockey.Gaussian's Least): the upper bound of a
-// count of 0 at level α/2, 1 − (α/2)^{1/n}, must fall below Φ(−μ/2).
+// count of 0 at level α/2, 1 − (α/2)^{1/n}, must fall below Φ(−μ/2);
+// +Inf where Φ(−μ/2) is below what a float64 holds (μ ≳ 75).
 func gaussianFloorDraws(mu, alpha float64) float64 {
-	return math.Log(alpha/2) / math.Log1p(-numeric.NormalCDF(-mu/2))
+	p := numeric.NormalCDF(-mu / 2)
+	if !(p > 0) {
+		return math.Inf(1)
+	}
+	return math.Log(alpha/2) / math.Log1p(-p)
 }
 
 // fill copies an engine outcome into the report; finding adds what the

@@ -31,8 +31,9 @@ import (
 // outputs (an atom) that a screening saw from one dataset only, ten times
 // or more, makes it inconclusive if the screening's own draws would
 // refute the claim there, and is otherwise named in the success line with
-// b and the draws per side that would (in [Report.Alone] too; [RequireDP]
-// and [RequireApproxDP] test such outputs directly).
+// b and the draws per side that would (in the [Report.Alone] that
+// [AuditRDP] returns too; [RequireDP] and [RequireApproxDP] test such
+// outputs directly).
 //
 // It fails the test, with a message naming the value, on λ ≤ 1, λ = +Inf,
 // λ NaN, ε < 0, ε NaN or ε = +Inf (a claim of nothing), a zero Mechanism,

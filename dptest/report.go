@@ -193,8 +193,8 @@ type Report struct {
 	// the output of one dataset alone that its screening saw most often
 	// (nil if none): a pass names it in its success line, with the rate
 	// at which the claim needs the other dataset to produce it; an audit
-	// whose screening draws alone bound its measure above the claim is
-	// inconclusive instead.
+	// whose screening draws alone bound its measure above the claim ends
+	// inconclusive instead, and Alone is set then too.
 	Alone *AloneOutput
 
 	// err is the error of an audit that could not decide or could not run

@@ -230,6 +230,11 @@ type Outcome[D, F any] struct {
 	// the outputs that no number of draws of them would resolve the claim
 	// (supLimit).
 	Coarse, EventsTooLarge bool
+	// SupLimit is, when Coarse, what the confirmed events resolve on the
+	// claim's scale however many draws confirm them (supLimit; 0 for a
+	// criterion that reads no resolution so): the Resolution falls
+	// towards it, not towards the threshold, as the draws grow.
+	SupLimit float64
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
 	// about DetectProbability (see [resolution]).
@@ -381,7 +386,9 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1)), true
-			if limit, share := supLimit(s.crit, out.Confirmed, th); !math.IsInf(r, 1) && limit > ResolutionFactor*th {
+			limit, share := supLimit(s.crit, out.Confirmed, th)
+			out.SupLimit = limit
+			if !math.IsInf(r, 1) && limit > ResolutionFactor*th {
 				out.Unresolved, out.EventsTooLarge = fmt.Sprintf("the confirmed events hold most outputs (%.0f%% of a side's at the least), where even a loss at the claimed %.4g shows only a level of %.4g or more, more than %g times the claim: at %d draws per side the confirmations tell only values above %.4g", 100*share, th, limit, ResolutionFactor, cfg.Confirmation.Samples, r), true
 			}
 		}
