@@ -544,6 +544,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		if region != "" {
 			remedy += "; so may " + region
 		}
+		if out.Sparse {
+			remedy = sparseRemedy
+		}
 		switch {
 		case out.Coarse && math.IsInf(rep.Resolution, 1):
 			remedy = "more samples do not resolve it"
@@ -585,6 +588,9 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		if out.UnresolvedUnbounded {
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}
 		}
+		if out.Sparse {
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: sparseRemedy}
+		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
 	}
 	return err
@@ -613,6 +619,8 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {
 		remedy := moreSamples(out, rep.Resolution, r.Threshold, out.Samples)
 		switch {
+		case out.Sparse:
+			remedy = sparseRemedy
 		case r.Criterion == plan.CriterionHockeyStick:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
 		case out.Coarse && math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
@@ -698,6 +706,10 @@ func moreSamples[D, F any](out search.Outcome[D, F], res, th float64, n int) str
 	}
 	return s
 }
+
+// sparseRemedy is the remedy of an audit left unresolved by numbers
+// counted value by value that barely repeat (Outcome.Sparse).
+const sparseRemedy = "Continuous instead of Discrete screens numbers in ranges of a partition, which more draws fill; counted value by value, more samples help only as far as the values repeat"
 
 // gaussianFloorDraws is the least n at which an event's Gaussian-DP bound
 // can exceed μ at all (hockey.Gaussian's Least): the upper bound of a

@@ -245,3 +245,25 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	require.Contains(t, rep.String(), "boom")
 	require.NotContains(t, rep.String(), " holds")
 }
+
+// Numbers counted value by value that never repeat (64 random bits a
+// draw) leave an audit unresolved, and more samples would not make them
+// repeat: the remedy points to Continuous, not to more samples.
+func TestDiscreteNumbersThatNeverRepeat(t *testing.T) {
+	unique := dptest.Discrete(func(r *rand.Rand, _ []float64) uint64 { return r.Uint64() })
+	opts := []dptest.Option{dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}), dptest.Candidates(0), dptest.Samples(100_000), dptest.Seed(1)}
+	for name, audit := range map[string]func() (dptest.Report, error){
+		"DP":  func() (dptest.Report, error) { return dptest.AuditDP(unique, 1, opts...) },
+		"GDP": func() (dptest.Report, error) { return dptest.AuditGDP(unique, 1, opts...) },
+		"RDP": func() (dptest.Report, error) { return dptest.AuditRDP(unique, 2, 1, opts...) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := audit()
+			var inc *dptest.InconclusiveError
+			require.ErrorAs(t, err, &inc)
+			require.Contains(t, inc.Reason, "numbers seen about 1 times each")
+			require.Contains(t, inc.Remedy, "Continuous instead of Discrete")
+			require.NotContains(t, inc.Remedy, "resolve it")
+		})
+	}
+}

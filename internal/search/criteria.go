@@ -582,8 +582,11 @@ func sparseReason(perValue float64) string {
 	if perValue == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the outputs are numbers seen about %.3g times each in the screening: a loss held by single values is screened by too few draws to be seen, and ranges of values (which found no violation) average it with their neighbours", perValue)
+	return fmt.Sprintf(sparsePrefix+" about %.3g times each in the screening: a loss held by single values is screened by too few draws to be seen, and ranges of values (which found no violation) average it with their neighbours", perValue)
 }
+
+// sparsePrefix begins every sparseReason (Outcome.Sparse).
+const sparsePrefix = "the outputs are numbers seen"
 
 // resolvable returns a *stat.SparseError for a table of values that barely
 // repeat and have no order to group them by.

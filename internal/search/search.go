@@ -16,6 +16,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/dptest/dptest/fixtures"
@@ -230,6 +231,10 @@ type Outcome[D, F any] struct {
 	// the outputs that no number of draws of them would resolve the claim
 	// (supLimit).
 	Coarse, EventsTooLarge bool
+	// Sparse is set when Unresolved is numbers counted value by value that
+	// the screening saw too few times each (a discrete output of many
+	// values), which more draws resolve only as far as the values repeat.
+	Sparse bool
 	// SupLimit is, when Coarse, what the confirmed events resolve on the
 	// claim's scale however many draws confirm them (supLimit; 0 for a
 	// criterion that reads no resolution so): the Resolution falls
@@ -384,6 +389,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	}
 	if !out.Violated {
 		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
+		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1)), true
 			limit, share := supLimit(s.crit, out.Confirmed, th)
