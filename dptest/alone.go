@@ -27,6 +27,13 @@ type aloneMeasure struct {
 	infinite string
 }
 
+// What an output of one dataset alone would make infinite, in the words
+// of each measure (aloneMeasure.infinite).
+const (
+	renyiInfinite    = "whose divergence may be infinite"
+	gaussianInfinite = "which no finite μ allows if the other dataset never produces it"
+)
+
 // renyiAlone is the order-λ Rényi divergence of one event,
 // D_λ((a, 1 − a) ‖ (b, 1 − b)), bounded by renyi.EventBound.
 func renyiAlone(lambda float64) aloneMeasure {
@@ -35,7 +42,7 @@ func renyiAlone(lambda float64) aloneMeasure {
 		bound: func(cp, np, cq, nq int64, alpha float64) float64 {
 			return renyi.EventBound(cp, np, cq, nq, lambda, alpha).LowerBound
 		},
-		infinite: "whose divergence may be infinite",
+		infinite: renyiInfinite,
 	}
 }
 
@@ -49,7 +56,7 @@ func gaussianAlone() aloneMeasure {
 		bound: func(cp, np, cq, nq int64, alpha float64) float64 {
 			return m.Bound(cp, np, cq, nq, alpha).LowerBound
 		},
-		infinite: "which no finite μ allows if the other dataset never produces it",
+		infinite: gaussianInfinite,
 	}
 }
 
@@ -213,9 +220,9 @@ func aloneClause(a *AloneOutput, kind string) string {
 	if a == nil {
 		return ""
 	}
-	infinite := renyiAlone(2).infinite
+	infinite := renyiInfinite
 	if kind == plan.KindGDP {
-		infinite = gaussianAlone().infinite
+		infinite = gaussianInfinite
 	}
 	clause := "; but " + a.seen(infinite)
 	if a.NeededRate > 0 {

@@ -536,25 +536,17 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		}
 	})
 	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
-		region := "" // Region applies to real outputs only
-		if src.Kind() == "real" {
-			region = "a Region around the outputs where the loss peaks"
-		}
 		remedy := moreSamples(out, rep.Resolution, r.Threshold, out.Samples)
-		if region != "" {
-			remedy += "; so may " + region
-		}
-		if out.Sparse {
-			remedy = sparseRemedy
-		}
 		switch {
+		case out.Sparse:
+			remedy = sparseRemedy
 		case out.Coarse && math.IsInf(rep.Resolution, 1):
 			remedy = "more samples do not resolve it"
 		case out.EventsTooLarge:
 			remedy = "more draws of events this large do not resolve it (more samples help only if the larger screening they bring chooses a smaller event)"
 		}
-		if (out.Coarse && math.IsInf(rep.Resolution, 1) || out.EventsTooLarge) && region != "" {
-			remedy += "; " + region + " may"
+		if src.Kind() == "real" && !out.Sparse { // Region applies to real outputs only
+			remedy += "; a Region around the outputs where the loss peaks may too"
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}

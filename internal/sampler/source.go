@@ -360,23 +360,19 @@ func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check f
 // stop is closed (ErrStopped), and reports whether all 2n equal the
 // first, and the first (formatted %v).
 func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
-	var drawn [2][]O
-	for i, id := range []uint64{streamSameX, streamSameY} {
-		l, err := guarded(x, y, func(x, y D) (*outputs[O], error) {
-			d := x
-			if i == 1 {
-				d = y
-			}
-			return Draw(Stream{Seed: seed, ID: id, Workers: 1, Stop: st.stop}, n, func(r *rand.Rand) O { return f(r, d) }, check,
+	drawn, err := guarded(x, y, func(x, y D) (out [2][]O, err error) {
+		for i, d := range [2]D{x, y} {
+			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: 1, Stop: st.stop}, n, func(r *rand.Rand) O { return f(r, d) }, check,
 				func() *outputs[O] { return &outputs[O]{} })
-		})
-		if err != nil {
-			return "", false, err
+			if err != nil {
+				return out, err
+			}
+			out[i] = l.v
 		}
-		drawn[i] = l.v
-	}
-	if n == 0 {
-		return "", false, nil
+		return out, nil
+	})
+	if err != nil || n == 0 {
+		return "", false, err
 	}
 	first := drawn[0][0]
 	for _, side := range drawn {
