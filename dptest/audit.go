@@ -16,6 +16,7 @@ import (
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
+	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
 	"github.com/dptest/dptest/internal/stat"
@@ -580,8 +581,11 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		if out.UnresolvedUnbounded {
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}
 		}
-		if out.Sparse {
+		switch {
+		case out.Sparse:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: sparseRemedy}
+		case out.EndsTooFew:
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: endsRemedy(r.Lambda, out.Samples)}
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
 	}
@@ -697,6 +701,17 @@ func moreSamples[D, F any](out search.Outcome[D, F], res, th float64, n int) str
 		s += fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", roughly(drawsToResolve(res, max(th, out.SupLimit), search.ResolutionFactor*th, n)))
 	}
 	return s
+}
+
+// endsRemedy is the remedy of an RDP audit whose confirmations were too
+// small for the end zones of order λ (Outcome.EndsTooFew): each end needs
+// 2λ² outputs per side within 1/renyi.ZoneFraction of the draws, so
+// renyi.ZoneFraction·2λ² draws per side at least, and the largest order
+// whose ends n draws hold is √(n/(2·renyi.ZoneFraction)).
+func endsRemedy(lambda float64, n int) string {
+	least := renyi.ZoneFraction * 2 * lambda * lambda
+	top := math.Sqrt(float64(n) / (2 * renyi.ZoneFraction))
+	return fmt.Sprintf("at least %s draws per side (-dptest.samples, dptest.Samples; %d·2λ²) before each end can hold its 2λ² outputs, and more if the tail the order weights lies beyond what they reach; or a lower order: at %s draws per side the ends hold up to λ ≈ %.0f", thousands(int(math.Ceil(least))), renyi.ZoneFraction, thousands(n), math.Floor(top))
 }
 
 // sparseRemedy is the remedy of an audit left unresolved by numbers

@@ -34,7 +34,11 @@ type Mechanism[D any] struct {
 // Continuous wraps a mechanism with real outputs. The outputs may mix a
 // density with atoms (a clamped or rounded release): values that repeat are
 // counted exactly in cells of their own, the rest in cells of a partition
-// fixed from a pilot sample. NaN and ±Inf
+// fixed from a pilot sample. Outputs on a grid (integers, rounded values;
+// a pilot repeating more than 32 values) are also counted value by value,
+// so that a grid whose phase depends on the data (integer noise added to
+// a real-valued sum) is seen, whose cells would hold both datasets'
+// values. NaN and ±Inf
 // are errors that fail the assertion. A nil function is an error of every
 // audit of the mechanism.
 func Continuous[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] {

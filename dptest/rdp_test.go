@@ -595,3 +595,17 @@ func TestHeldOutLuckDoesNotChooseTheEvent(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, detected, 18, "of 20 audits")
 }
+
+// An order whose end zones need more outputs than the draws give is
+// inconclusive, and the remedy names the draws per side the ends need
+// (20·2λ²) and the largest order these draws hold.
+func TestRDPOfAnOrderBeyondTheDrawsNamesTheDraws(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 5}
+	_, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 100, g.RDP(100), opts(dptest.Seed(1))...)
+	var inc *dptest.InconclusiveError
+	require.ErrorAs(t, err, &inc)
+	require.Contains(t, inc.Reason, "each end would need 2λ² = 20000 outputs per side")
+	require.Contains(t, inc.Remedy, "at least 400,000 draws per side")
+	require.Contains(t, inc.Remedy, "at 200,000 draws per side the ends hold up to λ ≈ 70")
+	require.NotContains(t, inc.Remedy, "resolve it")
+}

@@ -474,6 +474,19 @@ func (r Report) hockeyQuick() bool {
 	return slices.ContainsFunc(r.CrossChecks, func(c Report) bool { return c.Kind == plan.KindApproxDP && c.QuickLook })
 }
 
+// leastLevel is the smallest positive level Q̂(E) among the tests of a
+// Gaussian-DP report's trade-off curve: how deep in the tails its
+// confirmation looked.
+func (r Report) leastLevel() (float64, bool) {
+	least := math.Inf(1)
+	for _, p := range r.TradeOff {
+		if p.Level > 0 {
+			least = min(least, p.Level)
+		}
+	}
+	return least, !math.IsInf(least, 1)
+}
+
 // isolatedLeast is the least rate p at which n draws repeat an output
 // stat.TailAtomRepeats times or more with probability prob (Poisson
 // counts): the rarest output that n draws choosing a screening's cells
@@ -519,6 +532,13 @@ func (r Report) successLine() string {
 		// average over the outputs it holds: a narrower peak can exceed
 		// it unseen (README, Limits).
 		caught = "a loss of %s or more over the outputs it confirmed, around t̂ = " + strings.ReplaceAll(value(r.Location), "%", "%%") + ", would have been caught (90%%)"
+	case r.Kind == plan.KindGDP && r.Score == "":
+		if level, ok := r.leastLevel(); ok {
+			// μ is a supremum over tests of every level: noise whose
+			// spread depends on the dataset has a level that grows
+			// without bound in the tails, beyond the tests confirmed.
+			caught = "a true value of %s or more would have been caught (90%%) in tests of level " + num(level) + " or more (a larger μ in rarer tests, deeper in the tails, is not shown)"
+		}
 	}
 	samples := thousands(r.Samples) + " samples per side"
 	if r.EarlyLook {

@@ -324,3 +324,26 @@ func TestDiscreteValueOfOneDatasetAlone(t *testing.T) {
 	require.True(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.String(), "hockey-stick cross-check")
 }
+
+// Outputs on a fine grid whose phase depends on the data (integer noise
+// added to a real sum: X's outputs on one grid, Y's on another between
+// its points) have disjoint supports: every claim is violated, and every
+// cell of a partition holds both grids. The values are counted one by one
+// besides the cells, so that each claim type sees it.
+func TestInterleavedGridsAreCaught(t *testing.T) {
+	grid := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		return math.Round(1000*r.NormFloat64()) + 0.5*x[0]
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	o := []dptest.Option{dptest.Samples(200_000), dptest.Candidates(0), dptest.Seed(1)}
+	audits := map[string]func() (dptest.Report, error){
+		"(1, 0.1)-DP": func() (dptest.Report, error) { return dptest.AuditApproxDP(grid, 1, 0.1, o...) },
+		"1-DP":        func() (dptest.Report, error) { return dptest.AuditDP(grid, 1, o...) },
+		"1-GDP":       func() (dptest.Report, error) { return dptest.AuditGDP(grid, 1, o...) },
+		"(2, 1)-RDP":  func() (dptest.Report, error) { return dptest.AuditRDP(grid, 2, 1, o...) },
+	}
+	for name, audit := range audits {
+		rep, err := audit()
+		require.NoError(t, err, name)
+		require.True(t, rep.Violated, "%s: %v", name, rep)
+	}
+}

@@ -90,7 +90,7 @@ func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	var blocks [][]int
 	var halves *split
 	if t.Partition != nil {
-		if t.Values == nil { // real outputs, not numbers screened in ranges
+		if !t.InRanges() { // real outputs, not numbers screened in ranges
 			halves = splitScreening(t)
 		}
 		t, blocks = adjacentBlocks(t)
@@ -184,7 +184,7 @@ func cutRuns(part *stat.Partition, counts [][2]int64, atoms bool, least int64) (
 // ownAtoms reports whether the atoms of partition table t get blocks of
 // their own: those of real outputs and vectors, not those of numbers
 // screened in ranges (stat.Table.Values), whose order may mean nothing.
-func ownAtoms(t *stat.Table) bool { return t.Values == nil }
+func ownAtoms(t *stat.Table) bool { return !t.InRanges() }
 
 // cellCounts returns the counts of both sides in every cell of a partition
 // table, in the partition's order.

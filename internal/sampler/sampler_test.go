@@ -325,3 +325,33 @@ func TestCountFromContinuesTheStreams(t *testing.T) {
 	}
 	require.Panics(t, func() { _, _, _ = Discrete(noise).Count(7, 0, 1, 100, 1000, g) }, "From off a block boundary")
 }
+
+// Real outputs whose pilot repeats many values (a grid) are counted value
+// by value besides the cells, the same draws exactly; a density is not.
+func TestGriddedRealOutputsAreCountedValueByValue(t *testing.T) {
+	// X's outputs on the integers, Y's on the half-integers: each cell of
+	// the partition holds both grids.
+	grid := func(r *rand.Rand, x float64) float64 { return math.Round(300*r.NormFloat64()) + x }
+	s, err := Real(grid).Sample(3, 0, 0.5, 20000, 2048)
+	require.NoError(t, err)
+	tab := s.(*stat.Table)
+	require.True(t, tab.Gridded)
+	require.NotNil(t, tab.Values)
+	require.False(t, tab.InRanges())
+	require.Equal(t, int64(20000), tab.Values.NP)
+	require.Equal(t, int64(20000), tab.Values.NQ)
+	for _, c := range tab.Values.Cells {
+		require.Zero(t, c.P*c.Q, "value %v counted on both sides", c.Value)
+	}
+	var cells int64
+	for _, c := range tab.Cells {
+		cells += c.P
+	}
+	require.Equal(t, int64(20000), cells, "the cells count every output too")
+
+	shift := func(r *rand.Rand, x float64) float64 { return x + r.NormFloat64() }
+	s, err = Real(shift).Sample(3, 0, 0.5, 20000, 2048)
+	require.NoError(t, err)
+	require.False(t, s.(*stat.Table).Gridded)
+	require.Nil(t, s.(*stat.Table).Values)
+}

@@ -110,13 +110,49 @@ func (s realSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample, e
 	if err != nil {
 		return nil, err
 	}
-	part := stat.PartitionOf(pooled)
+	part := stat.PartitionOf(pooled) // sorts pooled
+	if stat.RepeatsMany(pooled) {
+		return s.gridded(seed, x, y, n, part)
+	}
 	newCounts := func() *stat.PartitionCounts { return stat.NewTailCounts(part, stat.TailKeep) }
 	cx, cy, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, stat.CheckFinite, newCounts)
 	if err != nil {
 		return nil, err
 	}
 	return stat.RefineTails(cx, cy), nil
+}
+
+// gridded draws the sample of real outputs on a grid (stat.RepeatsMany):
+// counted in the partition's cells as any real output, and value by value
+// (stat.Table.Values, Gridded), the same draws.
+func (s realSource[D]) gridded(seed uint64, x, y D, n int, part *stat.Partition) (stat.Sample, error) {
+	newCounts := func() *cellsAndValues {
+		return &cellsAndValues{cells: stat.NewTailCounts(part, stat.TailKeep), values: stat.NewFreq[float64]()}
+	}
+	cx, cy, err := drawBoth(s.stream(seed, 0), x, y, n, s.f, stat.CheckFinite, newCounts)
+	if err != nil {
+		return nil, err
+	}
+	t := stat.RefineTails(cx.cells, cy.cells)
+	t.Values, t.Gridded = stat.Tabulate(cx.values, cy.values), true
+	return t, nil
+}
+
+// cellsAndValues counts real outputs in a partition's cells and value by
+// value.
+type cellsAndValues struct {
+	cells  *stat.PartitionCounts
+	values *stat.Freq[float64]
+}
+
+func (c *cellsAndValues) Add(v float64) {
+	c.cells.Add(v)
+	c.values.Add(v)
+}
+
+func (c *cellsAndValues) Merge(o *cellsAndValues) {
+	c.cells.Merge(o.cells)
+	c.values.Merge(o.values)
 }
 
 // pilot draws the pilot outputs of both sides, pooled.

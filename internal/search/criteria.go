@@ -191,7 +191,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 				return xy, yx, err
 			}
 			s.Finding.SparseValues = sparse
-			s.Finding.Ranged = orders[k].Values != nil
+			s.Finding.Ranged = orders[k].InRanges()
 			s.Unresolved = sparseReason(sparse)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
@@ -383,7 +383,7 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
 	if need := 2 * par.Lambda * par.Lambda; f.Unreachable && need > float64(n)/renyi.ZoneFraction {
-		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)
+		score.Unresolved = fmt.Sprintf(endsPrefix+" %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)
 	} else if f.Unreachable {
 		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end to hold, apart from the rest, the 2λ² = %.0f outputs per side an end zone needs", par.Lambda, need)
 	}
@@ -570,7 +570,7 @@ func (dpCriterion[D]) SupResolution(r float64, s Score) float64 {
 // sparseCount is, for a table of ranges of numbers whose values are
 // sparse (stat.Table.Values), the mean pooled count per value; 0 otherwise.
 func sparseCount(t *stat.Table) float64 {
-	if v := t.Values; v != nil && v.Sparse() {
+	if v := t.Values; v != nil && v.Sparse() && !t.Gridded {
 		return float64(v.NP+v.NQ) / float64(len(v.Cells))
 	}
 	return 0
@@ -584,6 +584,10 @@ func sparseReason(perValue float64) string {
 	}
 	return fmt.Sprintf(sparsePrefix+" about %.3g times each in the screening: a loss held by single values is screened by too few draws to be seen, and ranges of values (which found no violation) average it with their neighbours", perValue)
 }
+
+// endsPrefix begins the reason of a confirmation too small for the end
+// zones of its order (Outcome.EndsTooFew).
+const endsPrefix = "at the order λ ="
 
 // sparsePrefix begins every sparseReason (Outcome.Sparse).
 const sparsePrefix = "the outputs are numbers seen"

@@ -235,6 +235,11 @@ type Outcome[D, F any] struct {
 	// the screening saw too few times each (a discrete output of many
 	// values), which more draws resolve only as far as the values repeat.
 	Sparse bool
+	// EndsTooFew is set when Unresolved is a confirmation too small for
+	// the end zones of its order: each end needs 2λ² outputs per side,
+	// more than 1/renyi.ZoneFraction of the draws (so at least
+	// renyi.ZoneFraction·2λ² draws per side are needed).
+	EndsTooFew bool
 	// SupLimit is, when Coarse, what the confirmed events resolve on the
 	// claim's scale however many draws confirm them (supLimit; 0 for a
 	// criterion that reads no resolution so): the Resolution falls
@@ -390,6 +395,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	if !out.Violated {
 		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
 		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
+		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1)), true
 			limit, share := supLimit(s.crit, out.Confirmed, th)

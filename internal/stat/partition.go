@@ -113,6 +113,15 @@ func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
 	return p
 }
 
+// RepeatsMany reports whether the sorted pooled pilot of real outputs
+// repeats more than MaxLightAtoms values (at least twice each): outputs
+// on a grid (integers, rounded values, a lattice whose phase may depend on
+// the data), whose cells, holding many grid values each, would lump the
+// values of one dataset with the other's. A density repeats no value.
+func RepeatsMany(sorted []float64) bool {
+	return repeatedValues(sorted, 2, math.Inf(1)) > MaxLightAtoms
+}
+
 // lightAtoms returns LightAtomRepeats if the sorted values hold between 1
 // and MaxLightAtoms values repeated that often but fewer times than one of
 // about cells cells holds, else 0 (atoms at a cell's worth only).

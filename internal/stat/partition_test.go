@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 func TestPartitionCellsAndAtoms(t *testing.T) {
@@ -159,4 +161,18 @@ func TestMMDSums(t *testing.T) {
 	require.InDelta(t, 0, acc.Sums.Mean(), 1e-12)
 	require.InDelta(t, 1, GaussianKernel(2)(3, 3), 0)
 	require.InDelta(t, math.Exp(-0.5), GaussianKernel(2)(1, 3), 1e-15)
+}
+
+func TestRepeatsMany(t *testing.T) {
+	var grid, few, density []float64
+	for i := 0; i < 2000; i++ {
+		grid = append(grid, float64(i%500)) // 500 values, 4 times each
+		few = append(few, float64(i%30))    // 30 values
+		density = append(density, float64(i)*1.000001)
+	}
+	numeric.SortFloats(grid)
+	numeric.SortFloats(few)
+	require.True(t, RepeatsMany(grid))
+	require.False(t, RepeatsMany(few), "at most MaxLightAtoms repeated values have cells of their own")
+	require.False(t, RepeatsMany(density))
 }

@@ -41,11 +41,23 @@ type Table struct {
 	// seen in it, one whose ratio changes smoothly with the value (a wide
 	// discrete Laplace) in the ranges.
 	Values *Table
+	// Gridded is set when Values is the table of real outputs whose pilot
+	// repeated many values (RepeatsMany): outputs on a grid, screened
+	// value by value besides the cells, so that values one dataset alone
+	// produces are seen; the cells remain what a pass rests on, so values
+	// seen rarely are no reason of their own to leave it unresolved.
+	Gridded bool
 	// Alternatives, for vector outputs, are the same draws counted by the
 	// other scores learned with the table's (its Partition.Score): the
 	// criteria screen each and keep what bounds highest.
 	Alternatives []*Table
 }
+
+// InRanges reports whether t is a table of numbers screened in ranges
+// ([Ranges]: discrete numbers seen too rarely a value), whose order may
+// mean nothing at the ends of a support; not a table of real outputs,
+// gridded or not.
+func (t *Table) InRanges() bool { return t.Values != nil && !t.Gridded }
 
 // Cell is one value of a discrete output and its counts on both sides.
 type Cell struct {

@@ -86,8 +86,13 @@ type Score struct {
 	// largest |wⱼ|·sⱼ is 1; for a quadratic one, its linear part.
 	Weights []float64
 	scales  []float64 // sⱼ of Coords[i], for a linear score
+	// centre, for a linear or quadratic score, is the pooled learning
+	// mean of Coords[i], subtracted before the score is computed: outputs
+	// at an offset of 10⁹ (noisy large counts) would otherwise lose the
+	// score's O(1) differences to cancellation between terms of 10¹⁸.
+	centre []float64
 	// quad, for a quadratic score, is its matrix over Coords, row-major:
-	// the score is Σ_ab quad[a,b]·v_a·v_b + Σ_a Weights[a]·v_a.
+	// the score is Σ_ab quad[a,b]·u_a·u_b + Σ_a Weights[a]·u_a, u = v − centre.
 	quad []float64
 	// cells and logRatio, for a naive-Bayes score: per Coords[i], its
 	// cells and their log-ratios.
@@ -99,6 +104,14 @@ type Score struct {
 	Separation float64
 }
 
+// centreOf returns the centre of Coords[i] (0 for a score without one).
+func (s *Score) centreOf(i int) float64 {
+	if s.centre == nil {
+		return 0
+	}
+	return s.centre[i]
+}
+
 // Of returns the score of output v (of length Dim). It only reads the
 // score, so workers may call it at once.
 func (s *Score) Of(v []float64) float64 {
@@ -108,7 +121,7 @@ func (s *Score) Of(v []float64) float64 {
 	case ScoreLinear:
 		t := 0.0
 		for i, j := range s.Coords {
-			t += s.Weights[i] * v[j]
+			t += s.Weights[i] * (v[j] - s.centreOf(i))
 		}
 		return t
 	case ScoreQuadratic:
@@ -116,9 +129,9 @@ func (s *Score) Of(v []float64) float64 {
 		for a, i := range s.Coords {
 			row := 0.0
 			for b, j := range s.Coords {
-				row += s.quad[a*k+b] * v[j]
+				row += s.quad[a*k+b] * (v[j] - s.centreOf(b))
 			}
-			t += (row + s.Weights[a]) * v[i]
+			t += (row + s.Weights[a]) * (v[i] - s.centreOf(a))
 		}
 		return t
 	}

@@ -175,6 +175,31 @@ func TestLearnScoreQuadraticForACorrelationLeak(t *testing.T) {
 	require.InEpsilon(t, 22.22, s.Of([]float64{1, 1})-s.Of([]float64{1, -1}), 0.1)
 }
 
+// The same leak at an offset of 10⁹ (noisy large counts): the score,
+// computed on coordinates centred at their learning means, is the one at
+// offset 0 (the same draws, shifted), so its O(1) differences are not
+// lost to cancellation between terms of 10¹⁸.
+func TestLearnScoreQuadraticAtALargeOffset(t *testing.T) {
+	leak := func(off float64) func(r *rand.Rand, side int, v []float64) {
+		return func(r *rand.Rand, side int, v []float64) {
+			z := r.NormFloat64()
+			v[0] = off + z
+			if side == 0 {
+				v[1] = off + z + 0.3*r.NormFloat64()
+			} else {
+				v[1] = off + math.Sqrt(1.09)*r.NormFloat64()
+			}
+		}
+	}
+	near, far := learnFrom(t, 7, 2, 10000, leak(0)), learnFrom(t, 7, 2, 10000, leak(1e9))
+	require.Equal(t, ScoreQuadratic, far.Kind, far.String())
+	require.InDelta(t, near.Separation, far.Separation, 0.01*near.Separation)
+	for _, v := range [][2]float64{{1, 1}, {1, -1}, {-2, 0.5}} {
+		a, b := []float64{v[0], v[1]}, []float64{1e9 + v[0], 1e9 + v[1]}
+		require.InDelta(t, near.Of(a)-near.Of([]float64{0, 0}), far.Of(b)-far.Of([]float64{1e9, 1e9}), 0.05, "at %v", v)
+	}
+}
+
 // The linear score is scale-free: a coordinate in units 10⁶ times larger
 // that carries nothing does not drown the contrast v₁ − v₂ of two
 // coordinates sharing a noise z, whose difference of 0.05 is 5 standard

@@ -183,7 +183,24 @@ func linearScore(fx, fy *Vectors, coords []coordinate) *Score {
 			w[i] = diff[i] / (scales[i] * scales[i])
 		}
 	}
-	return linearOf(fx.Dim, use, w, scales)
+	return centred(linearOf(fx.Dim, use, w, scales), use)
+}
+
+// centred sets the centre of each of s's coordinates to its pooled
+// learning mean (Score.centre); s may be nil.
+func centred(s *Score, coords []coordinate) *Score {
+	if s == nil {
+		return nil
+	}
+	mid := make(map[int]float64, len(coords))
+	for _, c := range coords {
+		mid[c.j] = (c.meanX + c.meanY) / 2
+	}
+	s.centre = make([]float64, len(s.Coords))
+	for i, j := range s.Coords {
+		s.centre[i] = mid[j]
+	}
+	return s
 }
 
 // linearOf orders the weights by |wⱼ|·sⱼ, drops zeros and scales the
@@ -333,15 +350,18 @@ func quadraticScore(fx, fy *Vectors, coords []coordinate) *Score {
 	if ix == nil || iy == nil {
 		return nil
 	}
+	// On coordinates centred at c, the pooled means, the linear part is
+	// Σ̂_X⁻¹(μ̂_X − c) − Σ̂_Y⁻¹(μ̂_Y − c).
 	s := &Score{Kind: ScoreQuadratic, Dim: fx.Dim, quad: make([]float64, k*k), Weights: make([]float64, k)}
 	for a, c := range use {
 		s.Coords = append(s.Coords, c.j)
 		for b, e := range use {
+			mid := (e.meanX + e.meanY) / 2
 			s.quad[a*k+b] = -0.5 * (ix[a*k+b] - iy[a*k+b])
-			s.Weights[a] += ix[a*k+b]*e.meanX - iy[a*k+b]*e.meanY
+			s.Weights[a] += ix[a*k+b]*(e.meanX-mid) - iy[a*k+b]*(e.meanY-mid)
 		}
 	}
-	return s
+	return centred(s, use)
 }
 
 // naiveBayesScore sums the log-ratios ln((cxᵢ + ½)/(nx + C/2)) −
