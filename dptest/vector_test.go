@@ -171,3 +171,22 @@ func TestVectorRareValueLeak(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
 }
+
+// Integer noise of scale 1,000 on five bins, one of which gains ½ under X:
+// its values lie on another grid than Y's, so δ(ε) = 1 at every ε. Its
+// cells of equal mass hold both grids; its values one by one do not, and
+// the score sums their ratios.
+func TestVectorGridWhosePhaseLeaks(t *testing.T) {
+	grid := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
+		v := make([]float64, 5)
+		for i := range v {
+			v[i] = math.Round(1000 * r.NormFloat64())
+		}
+		v[0] += 0.5 * x[0]
+		return v
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditApproxDP(grid, 1, 0.1, dptest.Samples(200_000), dptest.Candidates(0), dptest.Seed(1))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%v", rep)
+	require.Greater(t, rep.LowerBound, 0.3, "δ(1) is 1; the claim 0.1")
+}

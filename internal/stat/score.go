@@ -181,7 +181,8 @@ type coordinate struct {
 	meanY   float64
 	varX    float64
 	varY    float64
-	cells   *Partition // ScoreCells cells of the pooled values
+	cells   *Partition // ScoreCells cells of the pooled values, or each value its own (byValue)
+	byValue bool       // cells are valueCells: a grid's values one by one
 	cx, cy  []int64    // the values of each side per cell
 	key     float64    // how telling: the larger of its two tests over their thresholds
 	telling bool       // a test passed its threshold
@@ -258,7 +259,10 @@ func candidates(fitX, fitY *Vectors, coords []coordinate) []*Score {
 			cands = append(cands, s)
 		}
 	}
-	if len(telling) > 1 {
+	// Over one coordinate, the naive-Bayes sum is a function of it that
+	// its own cells already order, unless they are its values one by one
+	// (byValue), whose ratios need not follow their order.
+	if len(telling) > 1 || len(telling) == 1 && telling[0].byValue {
 		cands = append(cands, naiveBayesScore(fitX.Dim, telling[:min(len(telling), MaxNaiveBayes)]))
 	}
 	if s := quadraticScore(fitX, fitY, byKey(coords)); s != nil {

@@ -243,3 +243,50 @@ func TestLearnScoresScreenTheTailOfARareValue(t *testing.T) {
 		return s.Kind == ScoreCoordinate && s.Coords[0] == 1
 	}), "scores: %v", scores)
 }
+
+// oneSidedZ is calibrated on values seen a few times each: one law on a
+// grid of 2,000 values, 3,000 draws a side (about three a value), gives z
+// of mean about 0 and standard deviation about 1 over 200 samples; two
+// interleaved grids give a z in the tens.
+func TestOneSidedZ(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	count := func(phaseY float64) float64 {
+		var xs, ys []float64
+		for range 3000 {
+			xs = append(xs, float64(r.IntN(2000)))
+			ys = append(ys, float64(r.IntN(2000))+phaseY)
+		}
+		pooled := append(append([]float64(nil), xs...), ys...)
+		slices.Sort(pooled)
+		vc := valueCells(pooled)
+		return oneSidedZ(countCells(vc, xs), countCells(vc, ys))
+	}
+	var sum, sum2 float64
+	const runs = 200
+	for range runs {
+		z := count(0)
+		sum += z
+		sum2 += z * z
+	}
+	mean := sum / runs
+	sd := math.Sqrt(sum2/runs - mean*mean)
+	require.InDelta(t, 0, mean, 0.25)
+	require.InDelta(t, 1, sd, 0.25)
+	require.Greater(t, count(0.5), 30.0)
+}
+
+// A coordinate on a grid whose phase depends on the dataset (integer
+// noise of scale 1,000, plus ½ under X) is cut value by value and scored
+// by the naive-Bayes sum of its values' ratios, which separates the sides
+// wholly; its cells of equal mass, each holding both grids, do not.
+func TestLearnScoreOfAGridWhosePhaseLeaks(t *testing.T) {
+	s := learnFrom(t, 9, 3, 5000, func(r *rand.Rand, side int, v []float64) {
+		for j := range v {
+			v[j] = math.Round(1000 * r.NormFloat64())
+		}
+		v[0] += 0.5 * float64(1-side)
+	})
+	require.Equal(t, ScoreNaiveBayes, s.Kind, s.String())
+	require.Equal(t, []int{0}, s.Coords)
+	require.Greater(t, s.Separation, 1000.0, s.String())
+}

@@ -77,15 +77,79 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 		case diff != 0:
 			z2 = math.Inf(1)
 		}
-		g, df := gStatistic(c.cx, c.cy)
-		c.key = z2 / (zCrit * zCrit)
-		if df > 0 {
-			c.key = max(c.key, g/numeric.ChiSquareUpperQuantile(float64(df), alpha))
+		cellsKey := gKey(c.cx, c.cy, alpha)
+		if RepeatsMany(pooled) {
+			// A coordinate on a grid: its values one by one may tell
+			// what cells of many values hide (a grid whose phase
+			// depends on the dataset); kept where they tell more.
+			vc := valueCells(pooled)
+			vx, vy := countCells(vc, xs), countCells(vc, ys)
+			if z := oneSidedZ(vx, vy); z > 0 && z*z/(zCrit*zCrit) > cellsKey {
+				c.cells, c.cx, c.cy, c.byValue, cellsKey = vc, vx, vy, true, z*z/(zCrit*zCrit)
+			}
 		}
+		c.key = max(z2/(zCrit*zCrit), cellsKey)
 		c.telling = c.key > 1
 		out[j] = c
 	}
 	return out
+}
+
+// gKey is the G statistic of counts cx, cy over their quantile at level
+// alpha (0 for fewer than two cells seen).
+func gKey(cx, cy []int64, alpha float64) float64 {
+	g, df := gStatistic(cx, cy)
+	if df <= 0 {
+		return 0
+	}
+	return g / numeric.ChiSquareUpperQuantile(float64(df), alpha)
+}
+
+// oneSidedZ tests whether the values counted cx on X and cy on Y are
+// seen on one side only more often than one law for both allows: among
+// the values seen m ≥ 2 times in all, the number T seen on one side only
+// has, under one law and a share f of the draws from X, mean
+// Σ f^m + (1 − f)^m and variance Σ p(1 − p) over them (one Bernoulli a
+// value); it returns (T − E T)/sd T, 0 when no value repeats. Values of
+// one grid for X and another for Y are all one-sided. Unlike the G
+// statistic, whose χ² law needs a few counts a cell, it stays calibrated
+// when each value is seen only a few times.
+func oneSidedZ(cx, cy []int64) float64 {
+	var nx, ny int64
+	for c := range cx {
+		nx += cx[c]
+		ny += cy[c]
+	}
+	if nx == 0 || ny == 0 {
+		return 0
+	}
+	f := float64(nx) / float64(nx+ny)
+	var t, mean, variance float64
+	for c := range cx {
+		m := float64(cx[c] + cy[c])
+		if m < 2 {
+			continue
+		}
+		p := math.Pow(f, m) + math.Pow(1-f, m)
+		mean += p
+		variance += p * (1 - p)
+		if cx[c] == 0 || cy[c] == 0 {
+			t++
+		}
+	}
+	if variance == 0 {
+		return 0
+	}
+	return (t - mean) / math.Sqrt(variance)
+}
+
+// valueCells cuts the line at every value of the sorted values: each value
+// a cell of its own, [v, nextafter(v)), with a cell between each two.
+func valueCells(sorted []float64) *Partition {
+	p := &Partition{}
+	cutSorted(sorted, 1, 1, p.add)
+	p.atom = append(p.atom, false) // the last cell
+	return p
 }
 
 // tailImbalance measures how unevenly X and Y share the TailDepth largest
