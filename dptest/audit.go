@@ -617,7 +617,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		switch {
 		case out.Sparse:
 			remedy = sparseRemedy
-		case r.Criterion == plan.CriterionHockeyStick:
+		case r.Criterion == plan.CriterionHockeyStick && out.Coarse:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
 		case out.Coarse && math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
 			remedy = fmt.Sprintf("a claim of μ = %s needs about %s draws per side before any event's bound can exceed it (-dptest.samples, dptest.Samples)", num(r.Threshold), roughly(gaussianFloorDraws(r.Threshold, out.PerConfirm)))

@@ -355,3 +355,26 @@ func TestGriddedRealOutputsAreCountedValueByValue(t *testing.T) {
 	require.False(t, s.(*stat.Table).Gridded)
 	require.Nil(t, s.(*stat.Table).Values)
 }
+
+// A grid mixed with a density (half the outputs rounded, half not) repeats
+// many values in its pilot but brings a new value with every unrounded
+// draw: past MaxGridValues distinct values a side, the screening counts
+// cells alone, so that memory does not grow with the draws.
+func TestGriddedValuesStopPastMaxGridValues(t *testing.T) {
+	mixed := func(r *rand.Rand, x float64) float64 {
+		v := x + 10*r.NormFloat64()
+		if r.IntN(2) == 0 {
+			return math.Round(v)
+		}
+		return v
+	}
+	s, err := Real(mixed).Sample(4, 0, 0.5, 20000, 4096)
+	require.NoError(t, err)
+	require.True(t, s.(*stat.Table).Gridded, "a pilot repeating many values")
+	s, err = Real(mixed).Sample(4, 0, 0.5, 3*MaxGridValues, 4096)
+	require.NoError(t, err)
+	tab := s.(*stat.Table)
+	require.False(t, tab.Gridded)
+	require.Nil(t, tab.Values)
+	require.Equal(t, int64(3*MaxGridValues), tab.NP)
+}

@@ -134,12 +134,23 @@ func (s realSource[D]) gridded(seed uint64, x, y D, n int, part *stat.Partition)
 		return nil, err
 	}
 	t := stat.RefineTails(cx.cells, cy.cells)
+	if cx.values == nil || cy.values == nil {
+		return t, nil // more distinct values than MaxGridValues: the cells alone
+	}
 	t.Values, t.Gridded = stat.Tabulate(cx.values, cy.values), true
+	t.Values.Gridded = true
 	return t, nil
 }
 
+// MaxGridValues is the most distinct values one side's screening of real
+// outputs on a grid counts one by one; past it (a grid mixed with a
+// density, whose values never repeat, or a screening far larger than the
+// default) it counts them in cells alone, as real outputs without a grid,
+// so that memory does not grow with the draws.
+const MaxGridValues = stat.MaxInner
+
 // cellsAndValues counts real outputs in a partition's cells and value by
-// value.
+// value, the values dropped (nil) past MaxGridValues distinct ones.
 type cellsAndValues struct {
 	cells  *stat.PartitionCounts
 	values *stat.Freq[float64]
@@ -147,12 +158,22 @@ type cellsAndValues struct {
 
 func (c *cellsAndValues) Add(v float64) {
 	c.cells.Add(v)
-	c.values.Add(v)
+	if c.values != nil {
+		if c.values.Add(v); len(c.values.Counts) > MaxGridValues {
+			c.values = nil
+		}
+	}
 }
 
 func (c *cellsAndValues) Merge(o *cellsAndValues) {
 	c.cells.Merge(o.cells)
-	c.values.Merge(o.values)
+	if c.values == nil || o.values == nil {
+		c.values = nil
+		return
+	}
+	if c.values.Merge(o.values); len(c.values.Counts) > MaxGridValues {
+		c.values = nil
+	}
 }
 
 // pilot draws the pilot outputs of both sides, pooled.

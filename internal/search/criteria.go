@@ -385,7 +385,7 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if need := 2 * par.Lambda * par.Lambda; f.Unreachable && need > float64(n)/renyi.ZoneFraction {
 		score.Unresolved = fmt.Sprintf(endsPrefix+" %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)
 	} else if f.Unreachable {
-		score.Unresolved = fmt.Sprintf("at order λ = %g the divergence sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end to hold, apart from the rest, the 2λ² = %.0f outputs per side an end zone needs", par.Lambda, need)
+		score.Unresolved = fmt.Sprintf("the divergence at order λ = %g sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end to hold, apart from the rest, the 2λ² = %.0f outputs per side an end zone needs", par.Lambda, need)
 	}
 	if r := sparseReason(f.SparseValues); r != "" {
 		score.Unresolved = r
@@ -586,8 +586,8 @@ func sparseReason(perValue float64) string {
 }
 
 // endsPrefix begins the reason of a confirmation too small for the end
-// zones of its order (Outcome.EndsTooFew).
-const endsPrefix = "at the order λ ="
+// zones of its order (Outcome.EndsTooFew), and no other reason.
+const endsPrefix = "at order λ ="
 
 // sparsePrefix begins every sparseReason (Outcome.Sparse).
 const sparsePrefix = "the outputs are numbers seen"

@@ -61,6 +61,12 @@ type EventFinding struct {
 	Groups       stat.Grouping
 	InEvent      int
 	SparseValues float64
+	// Gridded is set when the event was chosen on the values one by one
+	// of real outputs on a grid (stat.Table.Gridded), whose cells, which
+	// hold every value, were screened beside them: values the screening
+	// never saw are no reason of their own to leave the audit unresolved
+	// (see unseen).
+	Gridded bool
 	// Alone is, for Gaussian DP, the screening's most frequent atom of one
 	// dataset alone (see RenyiFinding.Alone): a test of level 0 and
 	// positive power, which no finite μ allows, but which a finite number
@@ -128,6 +134,7 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		for i, o := range orderings {
 			s := c.screenOrder(o.order, o.held, reverse, o.keys)
 			s.Finding.SparseValues, s.Unresolved = sparse, sparseReason(sparse)
+			s.Finding.Gridded = o.order.Gridded
 			held = held && s.MarginHeld
 			if i == 0 {
 				out[d] = s
@@ -289,7 +296,7 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64
 // (ResolutionFactor − 1) times the threshold, so that a violation of
 // ResolutionFactor times the claim could lie among them unseen.
 func (c eventCriterion[D]) unseen(f *EventFinding, cp []int64, n int64, alpha float64) string {
-	if f.Groups.Partition != nil || c.threshold <= 0 {
+	if f.Groups.Partition != nil || f.Gridded || c.threshold <= 0 {
 		return ""
 	}
 	share := float64(cp[f.Groups.Unlisted]) / float64(n)

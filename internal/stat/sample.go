@@ -41,11 +41,14 @@ type Table struct {
 	// seen in it, one whose ratio changes smoothly with the value (a wide
 	// discrete Laplace) in the ranges.
 	Values *Table
-	// Gridded is set when Values is the table of real outputs whose pilot
-	// repeated many values (RepeatsMany): outputs on a grid, screened
-	// value by value besides the cells, so that values one dataset alone
-	// produces are seen; the cells remain what a pass rests on, so values
-	// seen rarely are no reason of their own to leave it unresolved.
+	// Gridded is set on the table of real outputs whose pilot repeated
+	// many values (RepeatsMany), outputs on a grid, and on its Values:
+	// they are screened value by value besides the cells, so that values
+	// one dataset alone produces are seen, and the event predicted to
+	// bound highest is confirmed, of either table. Values seen rarely, or
+	// not at all, are no reason of their own to leave such an audit
+	// unresolved: the cells, which hold every value, were screened too,
+	// and real outputs without a grid have no table of values at all.
 	Gridded bool
 	// Alternatives, for vector outputs, are the same draws counted by the
 	// other scores learned with the table's (its Partition.Score): the

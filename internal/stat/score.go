@@ -157,6 +157,7 @@ func (s *Score) String() string {
 		if len(s.Coords) > 4 {
 			fmt.Fprintf(&b, " + %d smaller", len(s.Coords)-4)
 		}
+		b.WriteString(", on coordinates centred at their learning means")
 		return b.String()
 	}
 	var b strings.Builder
@@ -170,6 +171,9 @@ func (s *Score) String() string {
 	}
 	if len(s.Coords) > 4 {
 		fmt.Fprintf(&b, " and %d more", len(s.Coords)-4)
+	}
+	if s.Kind == ScoreQuadratic {
+		b.WriteString(", on coordinates centred at their learning means")
 	}
 	return b.String()
 }

@@ -81,10 +81,11 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 		if RepeatsMany(pooled) {
 			// A coordinate on a grid: its values one by one may tell
 			// what cells of many values hide (a grid whose phase
-			// depends on the dataset); kept where they tell more.
+			// depends on the dataset); kept where they are telling on
+			// their own and tell more than the cells.
 			vc := valueCells(pooled)
 			vx, vy := countCells(vc, xs), countCells(vc, ys)
-			if z := oneSidedZ(vx, vy); z > 0 && z*z/(zCrit*zCrit) > cellsKey {
+			if z := oneSidedZ(vx, vy); z > zCrit && z*z/(zCrit*zCrit) > cellsKey {
 				c.cells, c.cx, c.cy, c.byValue, cellsKey = vc, vx, vy, true, z*z/(zCrit*zCrit)
 			}
 		}
