@@ -586,6 +586,8 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: sparseRemedy}
 		case out.EndsTooFew:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: endsRemedy(r.Lambda, out.Samples)}
+		case out.InTails:
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: tailsRemedy}
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
 	}
@@ -713,6 +715,15 @@ func endsRemedy(lambda float64, n int) string {
 	top := math.Sqrt(float64(n) / (2 * renyi.ZoneFraction))
 	return fmt.Sprintf("at least %s draws per side (-dptest.samples, dptest.Samples; %d·2λ²) before each end can hold its 2λ² outputs, and more if the tail the order weights lies beyond what they reach; or a lower order: at %s draws per side the ends hold up to λ ≈ %.0f", thousands(int(math.Ceil(least))), renyi.ZoneFraction, thousands(n), math.Floor(top))
 }
+
+// tailsRemedy is the remedy of an RDP audit whose evidence lies in a tail
+// beyond its screening's extremes (Outcome.InTails). More draws reach
+// further, but the extremes of n draws grow slowly with n: by about half
+// a standard deviation for each tenfold sample, for Gaussian tails
+// (Φ⁻¹(1 − 1/n) is 4.75 at 10⁶ and 5.20 at 10⁷). The
+// Gaussian of σ = 5 at λ = 20 weights outputs 4 to 6 σ out, and was
+// still unresolved at 10⁷ draws per side.
+const tailsRemedy = "more samples (-dptest.samples, dptest.Samples) reach further into that tail, but slowly: each tenfold sample reaches a Gaussian tail only about half a standard deviation further (the Gaussian of σ = 5 at λ = 20 is unresolved at 10⁷ draws per side); a lower order λ, whose evidence lies nearer the bulk, needs far fewer"
 
 // sparseRemedy is the remedy of an audit left unresolved by numbers
 // counted value by value that barely repeat (Outcome.Sparse).

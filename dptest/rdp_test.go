@@ -609,3 +609,18 @@ func TestRDPOfAnOrderBeyondTheDrawsNamesTheDraws(t *testing.T) {
 	require.Contains(t, inc.Remedy, "at 200,000 draws per side the ends hold up to λ ≈ 70")
 	require.NotContains(t, inc.Remedy, "resolve it")
 }
+
+// The Gaussian of σ = 5 at λ = 20 weights outputs 4 to 6 σ out, beyond the
+// screening's extremes: inconclusive, and the remedy does not promise that
+// more samples resolve it (it was unresolved at 10⁷ draws per side), but
+// says how slowly they reach further and that a lower order needs fewer.
+func TestRDPEvidenceInTheTailsSaysMoreSamplesAreSlow(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 5}
+	_, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 20, g.RDP(20), opts(dptest.Seed(1))...)
+	var inc *dptest.InconclusiveError
+	require.ErrorAs(t, err, &inc)
+	require.Contains(t, inc.Reason, "lies at or beyond the most extreme outputs the screening saw")
+	require.Contains(t, inc.Remedy, "reach further into that tail, but slowly")
+	require.Contains(t, inc.Remedy, "a lower order λ")
+	require.NotContains(t, inc.Remedy, "resolve it")
+}

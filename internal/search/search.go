@@ -240,6 +240,11 @@ type Outcome[D, F any] struct {
 	// more than 1/renyi.ZoneFraction of the draws (so at least
 	// renyi.ZoneFraction·2λ² draws per side are needed).
 	EndsTooFew bool
+	// InTails is set when Unresolved is a confirmed candidate's order-λ
+	// evidence beyond the screening's extremes (Score.TailShare,
+	// Score.TailDependence): more draws reach further into that tail,
+	// but slowly.
+	InTails bool
 	// SupLimit is, when Coarse, what the confirmed events resolve on the
 	// claim's scale however many draws confirm them (supLimit; 0 for a
 	// criterion that reads no resolution so): the Resolution falls
@@ -393,7 +398,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Resolution = max(out.Resolution, floor)
 	}
 	if !out.Violated {
-		out.Unresolved, out.UnresolvedUnbounded = unresolved(out.Confirmed)
+		out.Unresolved, out.UnresolvedUnbounded, out.InTails = unresolved(out.Confirmed)
 		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
 		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
@@ -601,21 +606,21 @@ const UnresolvedShare = 0.5
 const UnresolvedDependence = 0.9
 
 // unresolved explains why confirmed candidates cannot tell, or is empty.
-func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded bool) {
+func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded, tails bool) {
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			if s.Unresolved != "" {
-				return s.Unresolved, s.FarAlone
+				return s.Unresolved, s.FarAlone, false
 			}
 		}
 		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
-			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false
+			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true
 		}
 		if d := max(c.Confirmations[0].TailDependence, c.Confirmations[1].TailDependence); d > UnresolvedDependence {
-			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn: without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false
+			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn: without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false, true
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 // floored is a criterion whose statistic cannot show a violation below
