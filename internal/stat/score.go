@@ -202,7 +202,8 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 // of each dataset (fitX on X, fitY on Y) and orders them on a held-out
 // sample of each (holdX, holdY), all drawn before the outputs the scores
 // will map. Every coordinate is tested for a difference in mean (Welch's
-// z) and in distribution (the G statistic on ScoreCells cells), each at
+// z) and in distribution (the G statistic on ScoreCells cells; for a
+// coordinate on a grid, also a test of its values one by one), each at
 // SelectionLevel/d. The candidates are the most telling coordinate alone,
 // the linear discriminant over every coordinate and over the telling ones,
 // the naive-Bayes sum over the telling ones and the quadratic

@@ -54,7 +54,10 @@ func gStatistic(cx, cy []int64) (g float64, df int) {
 // difference between X and Y: Welch's z² of the means against the
 // two-sided normal quantile, and the G statistic of ScoreCells cells of
 // the pooled values against the χ² quantile, each at level
-// SelectionLevel/d (Bonferroni over the d coordinates).
+// SelectionLevel/d (Bonferroni over the d coordinates). A coordinate on a
+// grid (RepeatsMany) is also tested value by value for values seen on one
+// side only (oneSidedZ, at the same level); where that test is telling
+// and its key larger, the coordinate's cells are its values (byValue).
 func screenCoordinates(fx, fy *Vectors) []coordinate {
 	d := fx.Dim
 	alpha := SelectionLevel / float64(d)
