@@ -135,6 +135,12 @@ func TestMoreSamples(t *testing.T) {
 	// and must reach 1.5: (0.2/0.1)² = 4 times the draws, not 1.44.
 	limited := outcome{Coarse: true, SupLimit: 1.4}
 	req.Contains(t, moreSamples(limited, 1.6, 1, 1_000_000), "on the order of 4,000,000 draws per side")
+	// Just above what a pass needs (0.059 against 1.5 × 0.0375 = 0.0562,
+	// as k-ary randomized response at 2·10⁶ draws): the 1/√n order would
+	// round to the draws run; the remedy says so instead of naming them.
+	near := moreSamples(coarse, 0.059, 0.0375, 2_000_000)
+	req.Contains(t, near, "likely a few times the 2,000,000 draws per side run here (the resolution, 0.059, is just above the 0.05625 a pass needs)")
+	req.NotContains(t, near, "on the order of")
 	req.Equal(t, 1_000_000.0, drawsToResolve(1.2, 1, 1.5, 1_000_000), "resolved already")
 	req.True(t, math.IsInf(drawsToResolve(2, 1.6, 1.5, 1_000_000), 1), "events that never resolve")
 }

@@ -672,7 +672,12 @@ func hockeyRemedy(r plan.Run, resolution float64, n int) string {
 	if math.IsInf(resolution, 1) {
 		return fmt.Sprintf("%s, which at ε = %s exceeds what %s draws per side can hold: many more samples (-dptest.samples, dptest.Samples), or a claim at a smaller ε of the same mechanism's privacy profile", why, num(r.Eps), thousands(n))
 	}
-	return fmt.Sprintf("%s; δ = %s needs on the order of %s draws per side (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), num(drawsToResolve(resolution, r.Threshold, search.ResolutionFactor*r.Threshold, n)))
+	draws := drawsToResolve(resolution, r.Threshold, search.ResolutionFactor*r.Threshold, n)
+	need := fmt.Sprintf("on the order of %s draws per side", num(draws))
+	if draws < 2*float64(n) {
+		need = fmt.Sprintf("likely a few times the %s draws per side run here", thousands(n)) // see moreSamples
+	}
+	return fmt.Sprintf("%s; δ = %s needs %s (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), need)
 }
 
 // drawsToResolve is the sample size at which an audit of resolution res
@@ -697,12 +702,21 @@ func drawsToResolve(res, from, target float64, n int) float64 {
 // resolve it: res falls as 1/√n towards max(th, limit), limit what the
 // confirmed events resolve however many draws confirm them
 // (Outcome.SupLimit; 0 for none), and must reach ResolutionFactor·th.
+//
+// Where that order is within twice n (a resolution just above what a pass
+// needs), it says so rather than name a number that rounds to n: the
+// screening of a larger sample may choose another statistic, whose error
+// need not fall as 1/√n from this one's.
 func moreSamples[D, F any](out search.Outcome[D, F], res, th float64, n int) string {
 	s := "more samples (-dptest.samples, dptest.Samples) resolve it"
-	if out.Coarse && !math.IsInf(res, 1) && !math.IsNaN(res) && th > 0 {
-		s += fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", roughly(drawsToResolve(res, max(th, out.SupLimit), search.ResolutionFactor*th, n)))
+	if !out.Coarse || math.IsInf(res, 1) || math.IsNaN(res) || th <= 0 {
+		return s
 	}
-	return s
+	need := drawsToResolve(res, max(th, out.SupLimit), search.ResolutionFactor*th, n)
+	if need < 2*float64(n) {
+		return s + fmt.Sprintf(", likely a few times the %s draws per side run here (the resolution, %s, is just above the %s a pass needs)", thousands(n), num(res), num(search.ResolutionFactor*th))
+	}
+	return s + fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", roughly(need))
 }
 
 // endsRemedy is the remedy of an RDP audit whose confirmations were too
