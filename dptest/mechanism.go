@@ -93,6 +93,9 @@ func Vector[D any](f func(r *rand.Rand, x D) []float64) Mechanism[D] {
 // datasets, screened first, in both directions (the compile-time checked
 // form of the [Pairs] option; the two add up).
 func (m Mechanism[D]) WithPairs(pairs ...fixtures.Pair[D]) Mechanism[D] {
+	if len(pairs) == 0 && m.err == nil {
+		m.err = errors.New("dptest: WithPairs needs at least one pair")
+	}
 	m.pairs = append(append([]fixtures.Pair[D](nil), m.pairs...), pairs...)
 	return m
 }

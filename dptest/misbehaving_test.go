@@ -112,6 +112,27 @@ func TestStoppedAuditsAreInconclusive(t *testing.T) {
 	require.Empty(t, r.errors)
 	require.True(t, strings.Contains(strings.Join(r.logs, "\n"), "inconclusive"))
 	require.True(t, errors.Is(&dptest.InconclusiveError{}, dptest.ErrInconclusive))
+
+	// With a t that can skip: the fatal form skips the test; the
+	// non-fatal form logs and returns true, and the test goes on to the
+	// claims after it.
+	for _, fatal := range []bool{true, false} {
+		done, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		sr := &skipRecorder{recorder: &recorder{name: "TestSlow"}}
+		went := false
+		run("TestSlow", func(*recorder) {
+			if fatal {
+				dptest.RequireRDP(sr, stalling(done), 2, 100, dptest.Context(done), dptest.AllowInconclusive())
+			} else {
+				require.True(t, dptest.CheckRDP(sr, stalling(done), 2, 100, dptest.Context(done), dptest.AllowInconclusive()))
+			}
+			went = true
+		})
+		stop()
+		require.Equal(t, fatal, sr.skipped, "fatal %v", fatal)
+		require.Equal(t, !fatal, went, "fatal %v", fatal)
+		require.Empty(t, sr.errors)
+	}
 }
 
 // With -dptest.v a long audit logs its progress.

@@ -202,8 +202,10 @@ func Quick() Option {
 }
 
 // AllowInconclusive turns an inconclusive audit (see [ErrInconclusive]) from
-// a test failure into a skip (t.Skipf, where t has it; else a log line and
-// a pass of the Check form). Audit* still return the error.
+// a test failure into a skip of the Require* forms (t.Skipf, where t has
+// it, which ends the test), and into a log line and a pass (true) of the
+// non-fatal Check* forms and package assert, which let the test go on.
+// Audit* still return the error.
 func AllowInconclusive() Option {
 	return option{"AllowInconclusive", auditKinds, func(o *options) { o.allowInconclusive = true }}
 }
@@ -226,7 +228,15 @@ func Context(ctx context.Context) Option {
 // the mechanism's are an error of the audit; [Mechanism.WithPairs] is the
 // form the compiler checks.
 func Pairs[D any](pairs ...fixtures.Pair[D]) Option {
-	return option{"Pairs", searchKinds, func(o *options) { o.pairs = append(o.pairs, pairs) }}
+	return option{"Pairs", searchKinds, func(o *options) {
+		if len(pairs) == 0 {
+			// An empty list (a slice left empty by a bug) must not
+			// fall back on the default candidates unsaid.
+			o.fail("Pairs needs at least one pair")
+			return
+		}
+		o.pairs = append(o.pairs, pairs)
+	}}
 }
 
 // Neighbors sets a rapid generator of neighbouring pairs (for example

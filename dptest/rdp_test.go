@@ -203,6 +203,8 @@ func TestBadInputIsAnError(t *testing.T) {
 		{"candidates", g, 2, 1, []dptest.Option{dptest.Candidates(-1)}, "dptest: Candidates must be ≥ 0, got -1"},
 		{"parallelism", g, 2, 1, []dptest.Option{dptest.Parallelism(0)}, "dptest: Parallelism must be ≥ 1, got 0"},
 		{"nil generator", g, 2, 1, []dptest.Option{dptest.Neighbors[[]float64](nil)}, "dptest: Neighbors needs a non-nil generator"},
+		{"no pairs", g, 2, 1, []dptest.Option{dptest.Pairs[[]float64]()}, "dptest: Pairs needs at least one pair"},
+		{"no pairs With", g.WithPairs(), 2, 1, nil, "dptest: WithPairs needs at least one pair"},
 		{"nil option", g, 2, 1, []dptest.Option{nil}, "dptest: nil Option"},
 		{"zero mechanism", dptest.Mechanism[[]float64]{}, 2, 1, nil, "dptest: zero Mechanism; build one with Continuous, Discrete or Vector"},
 		{"nil function", dptest.Continuous[[]float64](nil), 2, 1, nil, "dptest: Continuous needs a non-nil function"},

@@ -59,3 +59,16 @@ func run(name string, f func(t *recorder)) *recorder {
 }
 
 func (r *recorder) text() string { return strings.Join(r.errors, "\n") }
+
+// skipRecorder is a recorder with Skipf, which ends the test as
+// testing.T's does.
+type skipRecorder struct {
+	*recorder
+	skipped bool
+}
+
+func (r *skipRecorder) Skipf(format string, args ...any) {
+	r.Logf(format, args...)
+	r.skipped = true
+	panic(failNow{})
+}

@@ -85,7 +85,7 @@ func CheckRDPSamples(t CheckT, xs, ys []float64, lambda, eps float64, opts ...Op
 		h.Helper()
 	}
 	b, err := boundOf(rdpClaim(lambda, eps), opts, func() (stat.Sample, error) { return stat.FromValues(xs, ys) })
-	return verdict(t, recordedReport(t, b, lambda, eps), err)
+	return verdict(t, recordedReport(t, b, lambda, eps), err, false)
 }
 
 // CheckRDPSamplesDiscrete is [CheckRDPSamples] for discrete outputs of any
@@ -95,7 +95,7 @@ func CheckRDPSamplesDiscrete[O comparable](t CheckT, xs, ys []O, lambda, eps flo
 		h.Helper()
 	}
 	b, err := boundOf(rdpClaim(lambda, eps), opts, func() (stat.Sample, error) { return stat.FromOutputs(xs, ys) })
-	return verdict(t, recordedReport(t, b, lambda, eps), err)
+	return verdict(t, recordedReport(t, b, lambda, eps), err, false)
 }
 
 func recordedReport(t CheckT, b Bound, lambda, eps float64) Report {

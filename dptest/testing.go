@@ -55,6 +55,13 @@ func isShort() bool {
 // then report to t, a failure with t.Errorf (false), a success as a log
 // line (true).
 func check[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option) bool {
+	return checkOr(t, m, c, opts, false)
+}
+
+// checkOr is check; fatal (the Require* forms) lets an allowed
+// inconclusive audit skip the test, which a non-fatal form must not do:
+// it would end the test, and the claims after it would not run.
+func checkOr[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option, fatal bool) bool {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
@@ -65,17 +72,18 @@ func check[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option) bool {
 		}
 	}
 	rep, err := audit(m, c, opts, e)
-	return verdict(t, rep, err)
+	return verdict(t, rep, err, fatal)
 }
 
-// verdict reports a report (or an error) to t.
-func verdict(t CheckT, rep Report, err error) bool {
+// verdict reports a report (or an error) to t; an allowed inconclusive
+// audit skips the test only if fatal.
+func verdict(t CheckT, rep Report, err error, fatal bool) bool {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
 	switch {
 	case errors.Is(err, ErrInconclusive) && rep.allowInconclusive:
-		if s, ok := t.(interface{ Skipf(string, ...any) }); ok {
+		if s, ok := t.(interface{ Skipf(string, ...any) }); ok && fatal {
 			s.Skipf("%s", rep.errorText(err))
 		}
 		logger(t)("%s", rep.errorText(err))
@@ -96,7 +104,7 @@ func require[D any](t TestingT, m Mechanism[D], c plan.Claim, opts []Option) {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	if !check(t, m, c, opts) {
+	if !checkOr(t, m, c, opts, true) {
 		t.FailNow()
 	}
 }

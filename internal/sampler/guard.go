@@ -34,61 +34,90 @@ func (g guard[D]) check(name string) error {
 
 // deepCopy copies slices, arrays, maps, pointers, interfaces and the
 // exported fields of structs recursively; other values (unexported struct
-// fields among them) are copied as values.
+// fields among them) are copied as values. A pointer, map or slice met
+// twice (shared, or a cycle: a graph of nodes) is copied once, and the
+// copies share as the originals do.
 func deepCopy[D any](d D) D {
 	var out D
 	dst := reflect.ValueOf(&out).Elem()
-	dst.Set(copyValue(reflect.ValueOf(&d).Elem()))
+	c := copier{seen: map[refKey]reflect.Value{}}
+	dst.Set(c.copy(reflect.ValueOf(&d).Elem()))
 	return out
 }
 
-func copyValue(v reflect.Value) reflect.Value {
+// refKey identifies what a pointer, map or slice refers to: its type,
+// address and (for a slice) length.
+type refKey struct {
+	t    reflect.Type
+	addr uintptr
+	len  int
+}
+
+// copier is deepCopy's state: the copy of every reference copied so far.
+type copier struct{ seen map[refKey]reflect.Value }
+
+func (cp copier) copy(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.Slice:
 		if v.IsNil() {
 			return v
 		}
+		key := refKey{v.Type(), v.Pointer(), v.Len()}
+		if c, ok := cp.seen[key]; ok {
+			return c
+		}
 		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		cp.seen[key] = c
 		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(copyValue(v.Index(i)))
+			c.Index(i).Set(cp.copy(v.Index(i)))
 		}
 		return c
 	case reflect.Array:
 		c := reflect.New(v.Type()).Elem()
 		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(copyValue(v.Index(i)))
+			c.Index(i).Set(cp.copy(v.Index(i)))
 		}
 		return c
 	case reflect.Map:
 		if v.IsNil() {
 			return v
 		}
+		key := refKey{v.Type(), v.Pointer(), 0}
+		if c, ok := cp.seen[key]; ok {
+			return c
+		}
 		c := reflect.MakeMapWithSize(v.Type(), v.Len())
+		cp.seen[key] = c
 		it := v.MapRange()
 		for it.Next() {
-			c.SetMapIndex(it.Key(), copyValue(it.Value()))
+			c.SetMapIndex(it.Key(), cp.copy(it.Value()))
 		}
 		return c
 	case reflect.Pointer:
 		if v.IsNil() {
 			return v
 		}
+		key := refKey{v.Type(), v.Pointer(), 0}
+		if c, ok := cp.seen[key]; ok {
+			return c
+		}
 		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(copyValue(v.Elem()))
+		cp.seen[key] = c
+		c.Elem().Set(cp.copy(v.Elem()))
 		return c
 	case reflect.Interface:
 		if v.IsNil() {
 			return v
 		}
 		c := reflect.New(v.Type()).Elem()
-		c.Set(copyValue(v.Elem()))
+		c.Set(cp.copy(v.Elem()))
 		return c
 	case reflect.Struct:
 		c := reflect.New(v.Type()).Elem()
 		c.Set(v) // every field as a value, unexported ones included
 		for i := 0; i < v.NumField(); i++ {
 			if c.Field(i).CanSet() {
-				c.Field(i).Set(copyValue(v.Field(i)))
+				c.Field(i).Set(cp.copy(v.Field(i)))
 			}
 		}
 		return c
@@ -97,8 +126,30 @@ func copyValue(v reflect.Value) reflect.Value {
 }
 
 // sameValue compares two values of one type deeply, floats by their bits
-// (so that a NaN record equals itself).
+// (so that a NaN record equals itself). References already under
+// comparison (a cycle) compare equal there, as in reflect.DeepEqual.
 func sameValue(a, b reflect.Value) bool {
+	return comparer{seen: map[[2]refKey]bool{}}.same(a, b)
+}
+
+// comparer is sameValue's state: the pairs of references being compared.
+type comparer struct{ seen map[[2]refKey]bool }
+
+// visit reports whether the references a and b (pointers, maps or
+// slices) were met together before, and marks them.
+func (cm comparer) visit(a, b reflect.Value) bool {
+	k := [2]refKey{{a.Type(), a.Pointer(), 0}, {b.Type(), b.Pointer(), 0}}
+	if a.Kind() == reflect.Slice {
+		k[0].len, k[1].len = a.Len(), b.Len()
+	}
+	if cm.seen[k] {
+		return true
+	}
+	cm.seen[k] = true
+	return false
+}
+
+func (cm comparer) same(a, b reflect.Value) bool {
 	switch a.Kind() {
 	case reflect.Float32, reflect.Float64:
 		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
@@ -109,8 +160,11 @@ func sameValue(a, b reflect.Value) bool {
 		if a.Kind() == reflect.Slice && a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 			return false
 		}
+		if a.Kind() == reflect.Slice && !a.IsNil() && cm.visit(a, b) {
+			return true
+		}
 		for i := 0; i < a.Len(); i++ {
-			if !sameValue(a.Index(i), b.Index(i)) {
+			if !cm.same(a.Index(i), b.Index(i)) {
 				return false
 			}
 		}
@@ -119,10 +173,13 @@ func sameValue(a, b reflect.Value) bool {
 		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 			return false
 		}
+		if !a.IsNil() && cm.visit(a, b) {
+			return true
+		}
 		it := a.MapRange()
 		for it.Next() {
 			w := b.MapIndex(it.Key())
-			if !w.IsValid() || !sameValue(it.Value(), w) {
+			if !w.IsValid() || !cm.same(it.Value(), w) {
 				return false
 			}
 		}
@@ -131,10 +188,13 @@ func sameValue(a, b reflect.Value) bool {
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
 		}
-		return sameValue(a.Elem(), b.Elem())
+		if a.Kind() == reflect.Pointer && cm.visit(a, b) {
+			return true
+		}
+		return cm.same(a.Elem(), b.Elem())
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
-			if !sameValue(a.Field(i), b.Field(i)) {
+			if !cm.same(a.Field(i), b.Field(i)) {
 				return false
 			}
 		}

@@ -273,6 +273,29 @@ func TestDeepCopyAndCompare(t *testing.T) {
 	require.Equal(t, 7, c[0].hidden)
 }
 
+// A dataset whose pointers form a cycle (a ring of nodes: graph data) is
+// copied once per node, the copy a ring too, and compared without
+// recursing forever; a change to one of its nodes is seen.
+func TestDeepCopyOfACycle(t *testing.T) {
+	type node struct {
+		W    float64
+		Next *node
+	}
+	a := &node{W: 1}
+	a.Next = &node{W: 2, Next: &node{W: 3, Next: a}}
+	c := deepCopy(a)
+	require.NotSame(t, a, c)
+	require.Same(t, c, c.Next.Next.Next, "the copy is a ring")
+	require.True(t, sameValue(reflect.ValueOf(a), reflect.ValueOf(c)))
+	c.Next.Next.W = 4
+	require.Equal(t, 3.0, a.Next.Next.W)
+	require.False(t, sameValue(reflect.ValueOf(a), reflect.ValueOf(c)))
+	shared := &node{W: 5}
+	pair := [2]*node{shared, shared}
+	cp := deepCopy(pair)
+	require.Same(t, cp[0], cp[1], "shared pointers stay shared")
+}
+
 // Closing Stop ends the draws within stopEvery draws per worker.
 func TestStop(t *testing.T) {
 	stop := make(chan struct{})
