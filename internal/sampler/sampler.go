@@ -39,6 +39,9 @@ type Stream struct {
 	// very draws a Draw of n from the start makes after its first From,
 	// so that counts of the two parts add up to the whole.
 	From int
+	// Calls, if not nil, counts the mechanism calls the draws make: those
+	// made before a stop, and a call that failed, included.
+	Calls *atomic.Int64
 }
 
 // ErrStopped reports draws ended early because the stream's Stop channel
@@ -127,6 +130,13 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 				}
 				k := min(BlockSize, n-b*BlockSize)
 				done, err := runBlock(s.BlockRand(b), acc, k, draw, check, s.Stop)
+				if s.Calls != nil {
+					made := int64(done)
+					if err != nil && err != ErrStopped {
+						made++ // the call that failed
+					}
+					s.Calls.Add(made)
+				}
 				if err == ErrStopped {
 					stopped.Store(true)
 					return

@@ -47,12 +47,10 @@ type Source[D any] interface {
 	MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error)
 	// Kind is "real", "discrete" or "vector".
 	Kind() string
-	// sampleCalls returns the mechanism calls a Sample of n outputs per side
-	// after a pilot of pilot per side makes.
-	sampleCalls(n, pilot int) int64
 	// withStreams returns the source drawing on streams that end early
-	// when stop is closed, each on workers goroutines (0: GOMAXPROCS).
-	withStreams(stop <-chan struct{}, workers int) Source[D]
+	// when stop is closed, each on workers goroutines (0: GOMAXPROCS),
+	// counting the mechanism calls they make in calls (nil: not counted).
+	withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D]
 }
 
 // Stream numbers within one seed.
@@ -92,14 +90,12 @@ type realSource[D any] struct {
 	streams
 }
 
-func (s realSource[D]) withStreams(stop <-chan struct{}, workers int) Source[D] {
-	s.streams = streams{stop, workers}
+func (s realSource[D]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
+	s.streams = streams{stop, workers, calls}
 	return s
 }
 
 func (realSource[D]) Kind() string { return "real" }
-
-func (realSource[D]) sampleCalls(n, pilot int) int64 { return 2 * int64(n+pilot) }
 
 func (s realSource[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
 	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n, pilot) })
@@ -234,7 +230,7 @@ func (s realSource[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Groupin
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree bit for bit.
 func (s realSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
-	return replays(seed, x, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
+	return replays(s.streams, seed, x, n, s.f, stat.CheckFinite, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 }
 
 // Same draws n outputs on each of x and y and reports whether all were
@@ -249,26 +245,26 @@ type discreteSource[D any, O comparable] struct {
 	check func(O) error
 }
 
-func (s discreteSource[D, O]) withStreams(stop <-chan struct{}, workers int) Source[D] {
-	s.streams = streams{stop, workers}
+func (s discreteSource[D, O]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
+	s.streams = streams{stop, workers, calls}
 	return s
 }
 
-// streams is where a source draws: the channel that stops its draws, and
-// the goroutines per stream (0 for GOMAXPROCS).
+// streams is where a source draws: the channel that stops its draws, the
+// goroutines per stream (0 for GOMAXPROCS), and the count of the calls
+// they make (nil: not counted).
 type streams struct {
 	stop    <-chan struct{}
 	workers int
+	calls   *atomic.Int64
 }
 
 // stream is stream seed of the source, its first from draws skipped.
 func (s streams) stream(seed uint64, from int) Stream {
-	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from}
+	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from, Calls: s.calls}
 }
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
-
-func (discreteSource[D, O]) sampleCalls(n, _ int) int64 { return 2 * int64(n) }
 
 func (s discreteSource[D, O]) Sample(seed uint64, x, y D, n, _ int) (stat.Sample, error) {
 	return guarded(x, y, func(x, y D) (stat.Sample, error) { return s.sample(seed, x, y, n) })
@@ -300,7 +296,7 @@ func (s discreteSource[D, O]) Count(seed uint64, x, y D, from, n int, gs []stat.
 // Replays draws the first n outputs on x twice from one stream and reports
 // whether they agree.
 func (s discreteSource[D, O]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
-	return replays(seed, x, n, s.f, s.check, func(a, b O) bool { return a == b })
+	return replays(s.streams, seed, x, n, s.f, s.check, func(a, b O) bool { return a == b })
 }
 
 // Same draws n outputs on each of x and y and reports whether all were
@@ -383,10 +379,10 @@ func count[D any, O comparable](st Stream, x, y D, n int, f func(*rand.Rand, D) 
 // same stream, and compares them in order: a mechanism that draws only from
 // the generator it is given gives the same outputs twice. It returns how
 // long the second run took.
-func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check func(O) error, same func(a, b O) bool) (bool, time.Duration, error) {
+func replays[D, O any](st streams, seed uint64, x D, n int, f func(*rand.Rand, D) O, check func(O) error, same func(a, b O) bool) (bool, time.Duration, error) {
 	run := func() ([]O, error) {
 		l, err := guarded(x, x, func(x, _ D) (*outputs[O], error) {
-			return Draw(Stream{Seed: seed, ID: streamReplay, Workers: 1}, n, func(r *rand.Rand) O { return f(r, x) }, check,
+			return Draw(Stream{Seed: seed, ID: streamReplay, Workers: 1, Calls: st.calls}, n, func(r *rand.Rand) O { return f(r, x) }, check,
 				func() *outputs[O] { return &outputs[O]{} })
 		})
 		if err != nil {
@@ -419,7 +415,7 @@ func replays[D, O any](seed uint64, x D, n int, f func(*rand.Rand, D) O, check f
 func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
 	drawn, err := guarded(x, y, func(x, y D) (out [2][]O, err error) {
 		for i, d := range [2]D{x, y} {
-			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: 1, Stop: st.stop}, n, func(r *rand.Rand) O { return f(r, d) }, check,
+			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: 1, Stop: st.stop, Calls: st.calls}, n, func(r *rand.Rand) O { return f(r, d) }, check,
 				func() *outputs[O] { return &outputs[O]{} })
 			if err != nil {
 				return out, err
@@ -448,53 +444,20 @@ type outputs[O any] struct{ v []O }
 func (o *outputs[O]) Add(v O)             { o.v = append(o.v, v) }
 func (o *outputs[O]) Merge(p *outputs[O]) { o.v = append(o.v, p.v...) }
 
-// Counter is a Source that counts the mechanism calls made through it.
+// Counter is a Source that counts the mechanism calls made through it:
+// those its draws made, not those planned (a draw stopped by a deadline,
+// or ended by a failing call, counts the calls it made).
 type Counter[D any] struct {
 	Source[D]
-	calls atomic.Int64
+	calls *atomic.Int64
 }
 
 // Counting wraps a source with a call counter; its draws end early when
 // stop (which may be nil) is closed, with ErrStopped.
 func Counting[D any](s Source[D], stop <-chan struct{}, workers int) *Counter[D] {
-	return &Counter[D]{Source: s.withStreams(stop, workers)}
+	calls := new(atomic.Int64)
+	return &Counter[D]{Source: s.withStreams(stop, workers, calls), calls: calls}
 }
 
 // Calls returns the mechanism calls made so far.
 func (c *Counter[D]) Calls() int64 { return c.calls.Load() }
-
-// Sample draws as the wrapped source does: n per side, and for real
-// outputs the pilot first, for vectors the learning samples and the pilot.
-func (c *Counter[D]) Sample(seed uint64, x, y D, n, pilot int) (stat.Sample, error) {
-	s, err := c.Source.Sample(seed, x, y, n, pilot)
-	c.calls.Add(c.Source.sampleCalls(n, pilot))
-	return s, err
-}
-
-// Count draws as the wrapped source does: n − from per side.
-func (c *Counter[D]) Count(seed uint64, x, y D, from, n int, gs []stat.Grouping) (cx, cy [][]int64, err error) {
-	cx, cy, err = c.Source.Count(seed, x, y, from, n, gs)
-	c.calls.Add(2 * int64(n-from))
-	return cx, cy, err
-}
-
-// MMD draws as the wrapped source does: n − from per side.
-func (c *Counter[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MMDSums, error) {
-	s, err := c.Source.MMD(seed, x, y, from, n, w)
-	c.calls.Add(2 * int64(n-from))
-	return s, err
-}
-
-// Same draws as the wrapped source does: 2n outputs.
-func (c *Counter[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {
-	v, ok, err := c.Source.Same(seed, x, y, n)
-	c.calls.Add(2 * int64(n))
-	return v, ok, err
-}
-
-// Replays draws as the wrapped source does: 2n outputs.
-func (c *Counter[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
-	ok, took, err := c.Source.Replays(seed, x, n)
-	c.calls.Add(2 * int64(n))
-	return ok, took, err
-}

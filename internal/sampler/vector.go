@@ -60,8 +60,8 @@ type vectorSource[D any] struct {
 	dim *atomic.Int64
 }
 
-func (s vectorSource[D]) withStreams(stop <-chan struct{}, workers int) Source[D] {
-	s.streams = streams{stop, workers}
+func (s vectorSource[D]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
+	s.streams = streams{stop, workers, calls}
 	return s
 }
 
@@ -112,7 +112,7 @@ func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) ([]*stat.Score, error) {
 	// The length, for the sizes: the first output's, or one drawn now.
 	if s.dim.Load() == 0 {
-		if _, err := Draw(Stream{Seed: seed, ID: streamFitX, Workers: 1, Stop: s.stop}, 1,
+		if _, err := Draw(Stream{Seed: seed, ID: streamFitX, Workers: 1, Stop: s.stop, Calls: s.calls}, 1,
 			func(r *rand.Rand) []float64 { return s.f(r, x) }, s.check, func() *discard { return &discard{} }); err != nil {
 			return nil, &DrawError{"X", err}
 		}
@@ -170,7 +170,7 @@ func (vectorSource[D]) MMD(uint64, D, D, int, int, float64) (stat.MMDSums, error
 // whether they agree bit for bit.
 func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, error) {
 	cloned := func(r *rand.Rand, d D) []float64 { return slices.Clone(s.f(r, d)) }
-	return replays(seed, x, n, cloned, s.check, func(a, b []float64) bool {
+	return replays(s.streams, seed, x, n, cloned, s.check, func(a, b []float64) bool {
 		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
 	})
 }
@@ -182,10 +182,4 @@ func (s vectorSource[D]) Same(seed uint64, x, y D, n int) (string, bool, error) 
 	return same(s.streams, seed, x, y, n, cloned, s.check, func(a, b []float64) bool {
 		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
 	})
-}
-
-// sampleCalls returns the mechanism calls of a Sample of n outputs per side
-// after a pilot: the two learning samples and the pilot of each side too.
-func (s vectorSource[D]) sampleCalls(n, pilot int) int64 {
-	return 2 * int64(n+pilot+2*LearnSize(pilot, int(s.dim.Load())))
 }
