@@ -101,7 +101,7 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		return rep, stopped(ctx, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
 	}
 	rep.NotReplayable = !replays
-	if o.within > 0 {
+	if o.within > 0 && !p.SamplesPinned {
 		if p, err = fitWithin(p, o.within-time.Since(started), took, inputs, wide, o.parallelism); err != nil {
 			rep.Calls = src.Calls()
 			return rep, err

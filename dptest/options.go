@@ -160,17 +160,21 @@ func Parallelism(n int) Option {
 // never passed; one whose budget cannot fit Samples' minimum ends so at
 // once, saying what it would need. The chosen size is in the report's
 // Settings and its reproduce line (-dptest.samples), so the verdict
-// replays on any machine. The plan assumes the calls run one at a time,
-// or, with [Parallelism](n), n at a time (a mechanism that waits); a
-// mechanism that computes may then finish early. The test's own deadline
-// still applies. d must be positive.
+// replays on any machine: given on the command line, -dptest.samples pins
+// the size of an audit with a budget (it is not refitted, and it outranks
+// a Samples option, which is otherwise the most Within may choose); the
+// budget still ends the audit, inconclusive, if that size does not fit.
+// The plan assumes the calls run one at a time, or, with
+// [Parallelism](n), n at a time (a mechanism that waits); a mechanism
+// that computes may then finish early. The test's own deadline still
+// applies. d must be positive.
 func Within(d time.Duration) Option {
 	return option{"Within", auditKinds, func(o *options) {
 		if d <= 0 {
 			o.fail("Within needs a positive duration, got %v", d)
 			return
 		}
-		o.within = d
+		o.within, o.settings.Fitted = d, true
 	}}
 }
 

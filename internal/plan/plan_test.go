@@ -374,3 +374,24 @@ func TestNoQuickLookForDataCentricAudits(t *testing.T) {
 	require.False(t, p.QuickLook)
 	require.Equal(t, Stage{}, p.Quick)
 }
+
+// With a time budget (Fitted), -dptest.samples, which the reproduce line
+// of a fitted audit gives, pins the size: it outranks a Samples option
+// (then only the most the fit may choose) and marks the plan not to be
+// refitted. Without a budget the option outranks the flag, as before.
+func TestSamplesFlagPinsAFittedAudit(t *testing.T) {
+	setCommandLine(t, func(cl *cmdline) { require.NoError(t, cl.samples.Set("107373")) })
+	p, err := Resolve(rdp2, "T", Settings{SamplesSet: true, Samples: DefaultSamples, Fitted: true}, false)
+	require.NoError(t, err)
+	require.True(t, p.SamplesPinned)
+	require.Equal(t, 107373, p.Confirmation.Samples)
+	require.Contains(t, p.CommandLine, "-dptest.samples=107373")
+	p, err = Resolve(rdp2, "T", Settings{SamplesSet: true, Samples: DefaultSamples}, false)
+	require.NoError(t, err)
+	require.False(t, p.SamplesPinned)
+	require.Equal(t, DefaultSamples, p.Confirmation.Samples)
+	p, err = Resolve(rdp2, "T", Settings{Fitted: true}, false)
+	require.NoError(t, err)
+	require.True(t, p.SamplesPinned)
+	require.Equal(t, 107373, p.Confirmation.Samples)
+}

@@ -31,6 +31,11 @@ type Settings struct {
 	// Testers, if any, are the criteria the audit runs instead of the
 	// claim's own (see testerRuns).
 	Testers []Tester
+	// Fitted is set when the audit fits its sample size to a time budget
+	// (dptest.Within): Samples is then only the most it may choose, and
+	// -dptest.samples on the command line, which a reproduce line gives,
+	// pins the size (SamplesPinned), outranking Samples.
+	Fitted bool
 }
 
 // Plan is everything an audit runs on, resolved once.
@@ -77,6 +82,10 @@ type Plan struct {
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
+	// SamplesPinned is set when an audit with a time budget was given its
+	// sample size on the command line (Settings.Fitted): it runs at that
+	// size, not refitted, so that a reproduce line replays its verdict.
+	SamplesPinned bool
 	// CommandLine lists the -dptest.* flags (or DPTEST_* variables, as
 	// flags) that set a value of this plan, to replay it.
 	CommandLine []string
@@ -119,11 +128,12 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	cl := &commandLine
 	samples := 0
 	switch {
-	case s.SamplesSet:
+	case s.SamplesSet && !(s.Fitted && cl.samples.isSet()):
 		samples = s.Samples
 	case cl.samples.isSet():
 		samples = cl.samples.value
 		p.CommandLine = append(p.CommandLine, fmt.Sprintf("-dptest.samples=%d", samples))
+		p.SamplesPinned = s.Fitted
 	default:
 		samples, p.Short = DefaultSamples, short
 		if short {
