@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/numeric"
@@ -390,13 +391,27 @@ type screenResult[F any] struct {
 
 // screenConcurrently screens the pairs at stage st, pair i on the streams
 // of plan.SubSeed(seed, label, i), concurrently (see [concurrently]); the
-// results are in the pairs' order, as if screened one by one.
+// results are in the pairs' order, as if screened one by one. Once the
+// mechanism failed on a pair (mechanismFailure), the pairs after it are
+// not started: every caller ends at the first such failure in order, so
+// their results would never be read, and a mechanism that panics on one
+// pair is reported without screening all the others first.
 func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label string, st plan.Stage) []screenResult[F] {
 	results := make([]screenResult[F], len(pairs))
+	var firstFailed atomic.Int64
+	firstFailed.Store(math.MaxInt64)
 	concurrently(len(pairs), func(i int) {
+		if int64(i) > firstFailed.Load() {
+			return
+		}
 		r := &results[i]
 		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, label, i), pairs[i], st)
 		s.cfg.progress()
+		for mechanismFailure(r.err) {
+			if first := firstFailed.Load(); int64(i) >= first || firstFailed.CompareAndSwap(first, int64(i)) {
+				break
+			}
+		}
 	})
 	return results
 }
