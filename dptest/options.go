@@ -31,7 +31,10 @@ const (
 // [Pairs], [Neighbors], [Simplifier], [AllowInconclusive], [Context], and
 // for DP audits [Region], [Floor] and [Testers]. A bad value, or an option that does
 // not apply to the claim, is an error of the audit (Audit* return it,
-// Require* and Check* fail the test with it), never a panic.
+// Require* and Check* fail the test with it), never a panic. An option
+// given twice keeps its last value (so that a helper's defaults can be
+// overridden by appending), except [Pairs], which adds, and [Testers] and
+// [FindPairs], which refuse a second.
 type Option interface{ apply(*options) }
 
 // option is every Option: its name, the claims it applies to (nil: all)
@@ -132,7 +135,10 @@ func Confidence(conf float64) Option {
 }
 
 // Candidates sets how many pairs are drawn from the Neighbors generator (or
-// the default one). It must be ≥ 0.
+// the default one). It must be ≥ 0. An audit given pairs (Pairs,
+// WithPairs) and no generator draws none: the default generator applies
+// only to an audit with neither, so Candidates then has nothing to draw
+// from.
 func Candidates(n int) Option {
 	return option{"Candidates", searchKinds, func(o *options) { o.settings.Candidates, o.settings.CandSet = n, true }}
 }

@@ -622,6 +622,11 @@ func (r Report) Reproduce() string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	cmd := fmt.Sprintf("go test -run=%q", strings.Join(parts, "/"))
+	if strings.ContainsAny(r.TestName, "$`\\\"!") && !strings.Contains(r.TestName, "'") {
+		// A shell expands $, ` and ! inside double quotes: single
+		// quotes pass the pattern as it is.
+		cmd = "go test -run='" + strings.Join(parts, "/") + "'"
+	}
 	if r.Short {
 		cmd += " -short"
 	}
