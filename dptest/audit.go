@@ -271,10 +271,7 @@ func fitWithin(p plan.Plan, left, took time.Duration, inputs, wide, workers int)
 	budget := WithinShare * left.Seconds()
 	least := p
 	for n := p.Confirmation.Samples; ; n = max(n*4/5, MinSamples) {
-		q := p
-		if n < p.Confirmation.Samples {
-			q = p.WithSamples(n)
-		}
+		q := p.WithSamples(n) // its command line names the size, chosen or not
 		if seconds(q) <= budget {
 			return q, nil
 		}

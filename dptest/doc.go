@@ -128,7 +128,8 @@
 // time ran out ([Within], the test's deadline) ends inconclusive:
 // [ErrInconclusive], never a pass. Require*
 // and Check* fail the test with the reason and the remedy unless
-// [AllowInconclusive] turns it into a skip.
+// [AllowInconclusive] turns it into a skip of a Require* form, or a logged
+// pass of a Check* or assert form.
 //
 // # Options and flags
 //

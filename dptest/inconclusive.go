@@ -11,7 +11,8 @@ import (
 // passes: Audit* return an error e with errors.Is(e, ErrInconclusive),
 // whose text says what was lost and what would resolve it; Require* and
 // Check* fail the test with that text, unless [AllowInconclusive] turns it
-// into a skip.
+// into a skip of a Require* form, or a logged pass of a Check* or assert
+// form.
 var ErrInconclusive = errors.New("inconclusive")
 
 // InconclusiveError says why an audit could not decide and what would

@@ -166,10 +166,12 @@ func Parallelism(n int) Option {
 // never passed; one whose budget cannot fit Samples' minimum ends so at
 // once, saying what it would need. The chosen size is in the report's
 // Settings and its reproduce line (-dptest.samples), so the verdict
-// replays on any machine: given on the command line, -dptest.samples pins
-// the size of an audit with a budget (it is not refitted, and it outranks
-// a Samples option, which is otherwise the most Within may choose); the
-// budget still ends the audit, inconclusive, if that size does not fit.
+// replays on any machine: given on the command line (or as
+// DPTEST_SAMPLES), -dptest.samples pins the size of an audit with a budget
+// (it is not refitted, and it outranks a Samples option, which is
+// otherwise the most Within may choose); the budget still ends the audit,
+// inconclusive, if that size does not fit. Outside a test, the replay is
+// Samples at the chosen size in place of Within.
 // The plan assumes the calls run one at a time, or, with
 // [Parallelism](n), n at a time (a mechanism that waits); a mechanism
 // that computes may then finish early. The test's own deadline still

@@ -149,6 +149,8 @@ func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	// A name a shell would expand inside double quotes is single-quoted.
 	rep.TestName = "TestX/price$x"
 	require.Equal(t, `go test -run='^TestX$/^price\$x$' -dptest.seed=7`, rep.Reproduce())
+	rep.TestName = "TestX/it's_$HOME"
+	require.Equal(t, `go test -run='^TestX$/^it'\''s_\$HOME$' -dptest.seed=7`, rep.Reproduce())
 }
 
 // A seed replays an audit exactly, whatever the number of goroutines.
@@ -558,7 +560,7 @@ func TestWithinFitsTheBudget(t *testing.T) {
 	require.Less(t, time.Since(start), 10*time.Second, "a budget of two seconds, and then some")
 	require.True(t, rep.Settings.SamplesChosen)
 	require.Less(t, rep.Settings.Samples, dptest.DefaultSamples)
-	require.Equal(t, fmt.Sprintf("dptest.Seed(4), dptest.Samples(%d)", rep.Settings.Samples), rep.Reproduce())
+	require.Equal(t, fmt.Sprintf("dptest.Seed(4), dptest.Samples(%d) in place of dptest.Within", rep.Settings.Samples), rep.Reproduce())
 	if err == nil { // (an audit the load of the machine stopped is inconclusive)
 		again, err := dptest.AuditRDP(m, 2, 2*mechanisms.Laplace{B: 1}.RDP(2), dptest.Samples(rep.Settings.Samples), dptest.Candidates(3), dptest.Seed(4))
 		require.NoError(t, err)

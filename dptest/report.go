@@ -609,7 +609,7 @@ func (r Report) Reproduce() string {
 	if r.TestName == "" {
 		switch {
 		case seeded && r.Settings.SamplesChosen:
-			return fmt.Sprintf("dptest.Seed(%d), dptest.Samples(%d)", r.Seed, r.Settings.Samples)
+			return fmt.Sprintf("dptest.Seed(%d), dptest.Samples(%d) in place of dptest.Within", r.Seed, r.Settings.Samples)
 		case seeded:
 			return fmt.Sprintf("dptest.Seed(%d)", r.Seed)
 		case r.recorded:
@@ -622,10 +622,10 @@ func (r Report) Reproduce() string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	cmd := fmt.Sprintf("go test -run=%q", strings.Join(parts, "/"))
-	if strings.ContainsAny(r.TestName, "$`\\\"!") && !strings.Contains(r.TestName, "'") {
+	if strings.ContainsAny(r.TestName, "$`\\\"!'") {
 		// A shell expands $, ` and ! inside double quotes: single
-		// quotes pass the pattern as it is.
-		cmd = "go test -run='" + strings.Join(parts, "/") + "'"
+		// quotes pass the pattern as it is, a ' in it written '\''.
+		cmd = "go test -run='" + strings.ReplaceAll(strings.Join(parts, "/"), "'", `'\''`) + "'"
 	}
 	if r.Short {
 		cmd += " -short"

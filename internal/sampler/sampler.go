@@ -40,8 +40,11 @@ type Stream struct {
 	// so that counts of the two parts add up to the whole.
 	From int
 	// Calls, if not nil, counts the mechanism calls the draws make: those
-	// made before a stop, and a call that failed, included.
-	Calls *atomic.Int64
+	// made before a stop, and a draw that failed, included; PerDraw calls
+	// a draw (0 counts as 1; the MMD tester's draws call the mechanism on
+	// both datasets).
+	Calls   *atomic.Int64
+	PerDraw int
 }
 
 // ErrStopped reports draws ended early because the stream's Stop channel
@@ -133,9 +136,9 @@ func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, ch
 				if s.Calls != nil {
 					made := int64(done)
 					if err != nil && err != ErrStopped {
-						made++ // the call that failed
+						made++ // the draw that failed
 					}
-					s.Calls.Add(made)
+					s.Calls.Add(made * int64(max(s.PerDraw, 1)))
 				}
 				if err == ErrStopped {
 					stopped.Store(true)

@@ -323,6 +323,14 @@ func TestCounterCountsTheCallsMade(t *testing.T) {
 	_, _, err = failing.Count(1, 0, 1, 0, 1_000_000, []stat.Grouping{{Groups: 1, OfValue: map[any]int{}, Unlisted: 0}})
 	require.Error(t, err)
 	require.Equal(t, int64(5000), failing.Calls())
+
+	// The MMD tester's draws call the mechanism on both datasets.
+	var both atomic.Int64
+	mmd := Counting(Real(func(r *rand.Rand, x float64) float64 { both.Add(1); return x + r.NormFloat64() }), nil, 1)
+	_, err = mmd.MMD(1, 0, 1, 0, 4096, 1)
+	require.NoError(t, err)
+	require.Equal(t, int64(8192), both.Load())
+	require.Equal(t, both.Load(), mmd.Calls())
 }
 
 // Closing Stop ends the draws within stopEvery draws per worker.

@@ -316,7 +316,7 @@ func (s discreteSource[D, O]) MMD(seed uint64, x, y D, from, n int, _ float64) (
 // mmd draws n pairs of outputs, one on x and one on y from each draw's
 // generator, into the MMD tester's sums.
 func mmd[D, O any](st Stream, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, k func(a, b O) float64) (stat.MMDSums, error) {
-	st.ID = streamJoint
+	st.ID, st.PerDraw = streamJoint, 2 // each draw calls the mechanism on x and on y
 	acc, err := guarded(x, y, func(x, y D) (*stat.MMDAcc[O], error) {
 		both := func(r *rand.Rand) stat.Both[O] { return stat.Both[O]{X: f(r, x), Y: f(r, y)} }
 		checkBoth := func(b stat.Both[O]) error {
