@@ -90,7 +90,10 @@ type Report struct {
 	Seed     uint64
 	Elapsed  time.Duration
 	// Calls is the number of mechanism calls the audit made, pilots
-	// included.
+	// included: made, not planned, so an audit stopped early (a deadline,
+	// a failing mechanism) counts the calls before the stop; after a
+	// failure it also counts those of the screenings that ran beside the
+	// failing one, which depend on the machine's scheduling.
 	Calls int64
 	// EarlyLook is set when this audit's criterion decided at the early
 	// look of its sequential confirmation, on about a tenth of the planned
