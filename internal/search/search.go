@@ -402,7 +402,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
 		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
-			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1)), true
+			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1), s.crit.Directions(), out.PerConfirm), true
 			limit, share := supLimit(s.crit, out.Confirmed, th)
 			out.SupLimit = limit
 			if !math.IsInf(r, 1) && limit > ResolutionFactor*th {
@@ -436,10 +436,14 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 // show both datasets produce it); or events that can show no value of
 // the measure at all (an event holding every output of its side, on
 // which an ε-DP mechanism's loss is 0 for every finite ε).
-func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyondFloor bool) string {
+func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyondFloor bool, directions [2]string, perConfirm float64) string {
 	switch {
 	case !math.IsInf(r, 1):
-		return fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", n, r, th, ResolutionFactor)
+		why := fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", n, r, th, ResolutionFactor)
+		if c, ok := widest(confirmed, perConfirm); ok {
+			why += fmt.Sprintf(" (the widest confirmation: %s on X=%v Y=%v)", directions[reverseIndex(c.Reverse)], c.Pair.X, c.Pair.Y)
+		}
+		return why
 	case beyondFloor:
 		return fmt.Sprintf("at %d draws per side no event's bound can exceed the claimed %.4g, whatever the mechanism: a violation of this claim needs more draws to show", n, th)
 	}
@@ -456,6 +460,25 @@ func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyo
 		}
 	}
 	return fmt.Sprintf("at %d draws per side the confirmed statistics cannot show any value of the measure above the claimed %.4g: their events hold every output that one side drew, where a mechanism within any finite claim shows nothing (an ε-DP mechanism's loss there is 0)", n, th)
+}
+
+// widest returns the confirmed candidate whose confirmation sets the
+// resolution (the widest gap max(Estimate − LowerBound, z·StdErr), as
+// [resolution] reads it): the direction a resolution too coarse comes
+// from, which need not be the one whose bound is highest (a direction
+// whose true measure is 0 can be the noisier).
+func widest[D, F any](confirmed []Candidate[D, F], perConfirm float64) (Candidate[D, F], bool) {
+	z := numeric.UpperNormalQuantile(perConfirm)
+	var best Candidate[D, F]
+	most, found := math.Inf(-1), false
+	for _, c := range confirmed {
+		for _, s := range c.Confirmations {
+			if w := max(s.Estimate-s.LowerBound, z*s.StdErr); w > most {
+				best, most, found = c, w, true
+			}
+		}
+	}
+	return best, found
 }
 
 // ContradictionLevel is the level, after Bonferroni over the screened

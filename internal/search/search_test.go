@@ -699,19 +699,28 @@ func TestCoarseSaysWhyTheResolutionIsTooLarge(t *testing.T) {
 	cands := func(a, b Score) []Candidate[[]float64, EventFinding] {
 		return []Candidate[[]float64, EventFinding]{{Pair: pair, Confirmations: [2]Score{held, held}}, {Pair: pair, Confirmations: [2]Score{a, b}}}
 	}
-	finite := tooCoarse(cands(held, held), 1000, 0.9, 0.5, false)
+	dirs := [2]string{"D(X‖Y)", "D(Y‖X)"}
+	finite := tooCoarse(cands(held, held), 1000, 0.9, 0.5, false, dirs, 0.001)
 	require.Contains(t, finite, "tell only values above 0.9 from the claimed 0.5")
+	// The widest confirmation names its direction: here the reverse one
+	// of the second candidate (a bound of 0 on an estimate of 0.1, of
+	// standard error 0.3).
+	wide := []Candidate[[]float64, EventFinding]{
+		{Pair: pair, Confirmations: [2]Score{held, held}},
+		{Pair: fixtures.Pair[[]float64]{X: []float64{2}, Y: []float64{3}}, Reverse: true, Confirmations: [2]Score{{Estimate: 0.1, StdErr: 0.3}, held}},
+	}
+	require.Contains(t, tooCoarse(wide, 1000, 1.2, 0.5, false, dirs, 0.001), "(the widest confirmation: D(Y‖X) on X=[2] Y=[3])")
 
-	floor := tooCoarse(cands(held, held), 1000, math.Inf(1), 16, true)
+	floor := tooCoarse(cands(held, held), 1000, math.Inf(1), 16, true, dirs, 0.001)
 	require.Contains(t, floor, "at 1000 draws per side no event's bound can exceed the claimed 16")
 
-	both := tooCoarse(cands(alone, alone), 1_000_000, math.Inf(1), 2, false)
+	both := tooCoarse(cands(alone, alone), 1_000_000, math.Inf(1), 2, false, dirs, 0.001)
 	require.Contains(t, both, "on X=[1] Y=[0] both confirmations counted their event under one dataset only, never under the other in 1000000 draws: its measure may be infinite")
 	require.Contains(t, both, "bound it only to 1.798, under the claimed 2")
-	one := tooCoarse(cands(alone, held), 1_000_000, math.Inf(1), 2, false) // one confirmation alone makes r infinite
+	one := tooCoarse(cands(alone, held), 1_000_000, math.Inf(1), 2, false, dirs, 0.001) // one confirmation alone makes r infinite
 	require.Contains(t, one, "on X=[1] Y=[0] one confirmation counted its event under one dataset only in 1000000 draws (the other confirmation did not)")
 	require.NotContains(t, one, "may be infinite")
-	nothing := tooCoarse(cands(full, full), 1_000_000, math.Inf(1), 2, false)
+	nothing := tooCoarse(cands(full, full), 1_000_000, math.Inf(1), 2, false, dirs, 0.001)
 	require.Contains(t, nothing, "their events hold every output that one side drew")
 	for _, s := range []string{finite, floor, both, one, nothing} {
 		require.NotContains(t, s, "Inf", s)
