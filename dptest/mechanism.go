@@ -91,7 +91,8 @@ func Vector[D any](f func(r *rand.Rand, x D) []float64) Mechanism[D] {
 
 // WithPairs returns m with explicit candidate pairs of neighbouring
 // datasets, screened first, in both directions (the compile-time checked
-// form of the [Pairs] option; the two add up).
+// form of the [Pairs] option; the two add up). At least one pair must be
+// given: an empty list is an error of every audit of m.
 func (m Mechanism[D]) WithPairs(pairs ...fixtures.Pair[D]) Mechanism[D] {
 	if len(pairs) == 0 && m.err == nil {
 		m.err = errors.New("dptest: WithPairs needs at least one pair")

@@ -568,7 +568,9 @@ func (dpCriterion[D]) SupResolution(r float64, s Score) float64 {
 }
 
 // sparseCount is, for a table of ranges of numbers whose values are
-// sparse (stat.Table.Values), the mean pooled count per value; 0 otherwise.
+// sparse (stat.Table.Values), the mean pooled count per value; 0 otherwise,
+// and for real outputs on a grid (stat.Table.Gridded), whose cells hold
+// every value.
 func sparseCount(t *stat.Table) float64 {
 	if v := t.Values; v != nil && v.Sparse() && !t.Gridded {
 		return float64(v.NP+v.NQ) / float64(len(v.Cells))
