@@ -671,8 +671,8 @@ func hockeyRemedy(r plan.Run, resolution float64, n int) string {
 	}
 	draws := drawsToResolve(resolution, r.Threshold, search.ResolutionFactor*r.Threshold, n)
 	need := fmt.Sprintf("on the order of %s draws per side", num(draws))
-	if draws < 2*float64(n) {
-		need = fmt.Sprintf("likely a few times the %s draws per side run here", thousands(n)) // see moreSamples
+	if nearRun(draws, n) {
+		need = fewTimesRun(n)
 	}
 	return fmt.Sprintf("%s; δ = %s needs %s (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), need)
 }
@@ -699,21 +699,28 @@ func drawsToResolve(res, from, target float64, n int) float64 {
 // resolve it: res falls as 1/√n towards max(th, limit), limit what the
 // confirmed events resolve however many draws confirm them
 // (Outcome.SupLimit; 0 for none), and must reach ResolutionFactor·th.
-//
-// Where that order is within twice n (a resolution just above what a pass
-// needs), it says so rather than name a number that rounds to n: the
-// screening of a larger sample may choose another statistic, whose error
-// need not fall as 1/√n from this one's.
+// Where that order is within twice n (nearRun), it says so instead.
 func moreSamples[D, F any](out search.Outcome[D, F], res, th float64, n int) string {
 	s := "more samples (-dptest.samples, dptest.Samples) resolve it"
 	if !out.Coarse || math.IsInf(res, 1) || math.IsNaN(res) || th <= 0 {
 		return s
 	}
 	need := drawsToResolve(res, max(th, out.SupLimit), search.ResolutionFactor*th, n)
-	if need < 2*float64(n) {
-		return s + fmt.Sprintf(", likely a few times the %s draws per side run here (the resolution, %s, is just above the %s a pass needs)", thousands(n), num(res), num(search.ResolutionFactor*th))
+	if nearRun(need, n) {
+		return s + fmt.Sprintf(", %s (the resolution, %s, is just above the %s a pass needs)", fewTimesRun(n), num(res), num(search.ResolutionFactor*th))
 	}
 	return s + fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", roughly(need))
+}
+
+// nearRun reports whether draws, the 1/√n order of the draws a remedy
+// names, is within twice the n draws run, where it would name a number
+// that rounds to n: the larger screening a larger sample brings may
+// choose another statistic, whose error need not fall as 1/√n.
+func nearRun(draws float64, n int) bool { return draws < 2*float64(n) }
+
+// fewTimesRun is the draws a remedy names when nearRun.
+func fewTimesRun(n int) string {
+	return fmt.Sprintf("likely a few times the %s draws per side run here", thousands(n))
 }
 
 // endsRemedy is the remedy of an RDP audit whose confirmations were too

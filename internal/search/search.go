@@ -462,9 +462,13 @@ func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyo
 	return fmt.Sprintf("at %d draws per side the confirmed statistics cannot show any value of the measure above the claimed %.4g: their events hold every output that one side drew, where a mechanism within any finite claim shows nothing (an ε-DP mechanism's loss there is 0)", n, th)
 }
 
+// gap is how far a confirmation's bound may lie below its measure, as the
+// resolution reads it: max(Estimate − LowerBound, z·StdErr), z the
+// quantile of its level.
+func (s Score) gap(z float64) float64 { return max(s.Estimate-s.LowerBound, z*s.StdErr) }
+
 // widest returns the confirmed candidate whose confirmation sets the
-// resolution (the widest gap max(Estimate − LowerBound, z·StdErr), as
-// [resolution] reads it): the direction a resolution too coarse comes
+// resolution (the widest gap, as [resolution] reads it): the direction a resolution too coarse comes
 // from, which need not be the one whose bound is highest (a direction
 // whose true measure is 0 can be the noisier).
 func widest[D, F any](confirmed []Candidate[D, F], perConfirm float64) (Candidate[D, F], bool) {
@@ -473,7 +477,7 @@ func widest[D, F any](confirmed []Candidate[D, F], perConfirm float64) (Candidat
 	most, found := math.Inf(-1), false
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if w := max(s.Estimate-s.LowerBound, z*s.StdErr); w > most {
+			if w := s.gap(z); w > most {
 				best, most, found = c, w, true
 			}
 		}
@@ -680,7 +684,7 @@ func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], thr
 	res, least := threshold, math.Inf(1)
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			r := threshold + max(s.Estimate-s.LowerBound, zA*s.StdErr)*(zA+zB)/zA
+			r := threshold + s.gap(zA)*(zA+zB)/zA
 			if !(r <= res) {
 				res = r
 			}

@@ -86,8 +86,9 @@ type Score struct {
 	// largest |wⱼ|·sⱼ is 1; for a quadratic one, its linear part.
 	Weights []float64
 	scales  []float64 // sⱼ of Coords[i], for a linear score
-	// centre, for a linear or quadratic score, is the pooled learning
-	// mean of Coords[i], subtracted before the score is computed: outputs
+	// centre, for a linear or quadratic score (both learners set it), is
+	// the pooled learning mean of Coords[i] (coordinate.mid), subtracted
+	// before the score is computed: outputs
 	// at an offset of 10⁹ (noisy large counts) would otherwise lose the
 	// score's O(1) differences to cancellation between terms of 10¹⁸.
 	centre []float64
@@ -104,14 +105,6 @@ type Score struct {
 	Separation float64
 }
 
-// centreOf returns the centre of Coords[i] (0 for a score without one).
-func (s *Score) centreOf(i int) float64 {
-	if s.centre == nil {
-		return 0
-	}
-	return s.centre[i]
-}
-
 // Of returns the score of output v (of length Dim). It only reads the
 // score, so workers may call it at once.
 func (s *Score) Of(v []float64) float64 {
@@ -121,7 +114,7 @@ func (s *Score) Of(v []float64) float64 {
 	case ScoreLinear:
 		t := 0.0
 		for i, j := range s.Coords {
-			t += s.Weights[i] * (v[j] - s.centreOf(i))
+			t += s.Weights[i] * (v[j] - s.centre[i])
 		}
 		return t
 	case ScoreQuadratic:
@@ -129,9 +122,9 @@ func (s *Score) Of(v []float64) float64 {
 		for a, i := range s.Coords {
 			row := 0.0
 			for b, j := range s.Coords {
-				row += s.quad[a*k+b] * (v[j] - s.centreOf(b))
+				row += s.quad[a*k+b] * (v[j] - s.centre[b])
 			}
-			t += (row + s.Weights[a]) * (v[i] - s.centreOf(a))
+			t += (row + s.Weights[a]) * (v[i] - s.centre[a])
 		}
 		return t
 	}
@@ -192,6 +185,10 @@ type coordinate struct {
 	telling bool       // a test passed its threshold
 	tail    float64    // how unevenly the sides share its extreme values (tailImbalance)
 }
+
+// mid is the coordinate's pooled learning mean, the centre of the linear
+// and quadratic scores (Score.centre).
+func (c coordinate) mid() float64 { return (c.meanX + c.meanY) / 2 }
 
 // LearnScore returns the score [LearnScores] chooses first.
 func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {

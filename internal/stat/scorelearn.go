@@ -251,24 +251,7 @@ func linearScore(fx, fy *Vectors, coords []coordinate) *Score {
 			w[i] = diff[i] / (scales[i] * scales[i])
 		}
 	}
-	return centred(linearOf(fx.Dim, use, w, scales), use)
-}
-
-// centred sets the centre of each of s's coordinates to its pooled
-// learning mean (Score.centre); s may be nil.
-func centred(s *Score, coords []coordinate) *Score {
-	if s == nil {
-		return nil
-	}
-	mid := make(map[int]float64, len(coords))
-	for _, c := range coords {
-		mid[c.j] = (c.meanX + c.meanY) / 2
-	}
-	s.centre = make([]float64, len(s.Coords))
-	for i, j := range s.Coords {
-		s.centre[i] = mid[j]
-	}
-	return s
+	return linearOf(fx.Dim, use, w, scales)
 }
 
 // linearOf orders the weights by |wⱼ|·sⱼ, drops zeros and scales the
@@ -292,6 +275,7 @@ func linearOf(dim int, use []coordinate, w, scales []float64) *Score {
 		s.Coords = append(s.Coords, use[i].j)
 		s.Weights = append(s.Weights, w[i]/top)
 		s.scales = append(s.scales, scales[i])
+		s.centre = append(s.centre, use[i].mid())
 	}
 	return s
 }
@@ -423,13 +407,13 @@ func quadraticScore(fx, fy *Vectors, coords []coordinate) *Score {
 	s := &Score{Kind: ScoreQuadratic, Dim: fx.Dim, quad: make([]float64, k*k), Weights: make([]float64, k)}
 	for a, c := range use {
 		s.Coords = append(s.Coords, c.j)
+		s.centre = append(s.centre, c.mid())
 		for b, e := range use {
-			mid := (e.meanX + e.meanY) / 2
 			s.quad[a*k+b] = -0.5 * (ix[a*k+b] - iy[a*k+b])
-			s.Weights[a] += ix[a*k+b]*(e.meanX-mid) - iy[a*k+b]*(e.meanY-mid)
+			s.Weights[a] += ix[a*k+b]*(e.meanX-e.mid()) - iy[a*k+b]*(e.meanY-e.mid())
 		}
 	}
-	return centred(s, use)
+	return s
 }
 
 // naiveBayesScore sums the log-ratios ln((cxᵢ + ½)/(nx + C/2)) −
