@@ -71,7 +71,7 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 	if err != nil {
 		return rep, err
 	}
-	ctx, cancel := auditContext(o.ctx, e.deadline, o.within)
+	ctx, cancel, budgeted := auditContext(o.ctx, e.deadline, o.within)
 	defer cancel()
 	started := time.Now()
 	src := sampler.Counting(m.source, ctx.Done(), o.parallelism)
@@ -98,11 +98,11 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 	}
 	replays, took, err := src.Replays(plan.SubSeed(p.Seed, "replay", 0), first.X, plan.ReplayDraws)
 	if err != nil {
-		return rep, stopped(ctx, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
+		return rep, stopped(ctx, budgeted, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
 	}
 	rep.NotReplayable = !replays
 	if o.within > 0 && !p.SamplesPinned {
-		if p, err = fitWithin(p, o.within-time.Since(started), took, inputs, wide, o.parallelism); err != nil {
+		if p, err = fitWithin(p, o.within-time.Since(started), took, inputs, wide, o.parallelism, src.LearnDraws); err != nil {
 			rep.Calls = src.Calls()
 			return rep, err
 		}
@@ -111,15 +111,24 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		rep.Settings.Parallelism, rep.Settings.SamplesChosen = o.parallelism, chosen
 	}
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
-	err = unresolvedError(stopped(ctx, err, rep.Calls))
-	if inc := (*InconclusiveError)(nil); errors.As(err, &inc) && ctx.Err() == nil && nothingSeen(rep) {
+	err = unresolvedError(stopped(ctx, budgeted, err, rep.Calls))
+	inc := (*InconclusiveError)(nil)
+	if passed := err == nil && !rep.Violated; (passed || errors.As(err, &inc)) && ctx.Err() == nil && nothingSeen(rep) {
 		pair, ok := WitnessOf[D](rep)
 		if !ok {
 			pair = first
 		}
 		started := time.Now()
-		sameOutputs(inc, src, plan.SubSeed(p.Seed, "same", 0), pair)
+		v, same := sameOutputs(src, plan.SubSeed(p.Seed, "same", 0), pair)
 		rep.Calls, rep.Elapsed = src.Calls(), rep.Elapsed+time.Since(started)
+		switch {
+		case same && passed:
+			rep.Unvarying = v
+		case same:
+			inc.Reason += fmt.Sprintf("; and in %s further draws on X=%v and as many on Y=%v the mechanism returned only the output %s: its outputs may not vary on this pair at all",
+				thousands(plan.SameDraws), pair.X, pair.Y, v)
+			inc.Remedy += "; if they do not, pairs on which they do (the Pairs option, Mechanism.WithNeighbors), and a mechanism whose outputs do not depend on its data meets every claim (AllowInconclusive accepts this verdict)"
+		}
 	}
 	return rep, err
 }
@@ -142,20 +151,15 @@ func nothingSeen(rep Report) bool {
 	return len(all) > 0
 }
 
-// sameOutputs adds to an inconclusive audit whose confirmations saw
-// nothing (nothingSeen) whether the mechanism's outputs vary at all on
+// sameOutputs reports whether the mechanism's outputs vary at all on
 // pair, in plan.SameDraws further draws per side: if every one was the
-// same output, the reason and the remedy end with that fact and what
-// follows if the outputs never vary. A failure to draw (the deadline, a
-// cancelled Context) leaves inc as it was.
-func sameOutputs[D any](inc *InconclusiveError, src sampler.Source[D], seed uint64, pair fixtures.Pair[D]) {
+// same output, it returns that output and true. The audit (audit, above)
+// ends an inconclusive reason, or a pass's success line, with that fact
+// and what follows if the outputs never vary. A failure to draw (the
+// deadline, a cancelled Context) reports nothing.
+func sameOutputs[D any](src sampler.Source[D], seed uint64, pair fixtures.Pair[D]) (string, bool) {
 	v, same, err := src.Same(seed, pair.X, pair.Y, plan.SameDraws)
-	if err != nil || !same {
-		return
-	}
-	inc.Reason += fmt.Sprintf("; and in %s further draws on X=%v and as many on Y=%v the mechanism returned only the output %s: its outputs may not vary on this pair at all",
-		thousands(plan.SameDraws), pair.X, pair.Y, v)
-	inc.Remedy += "; if they do not, pairs on which they do (the Pairs option, Mechanism.WithNeighbors), and a mechanism whose outputs do not depend on its data meets every claim (AllowInconclusive accepts this verdict)"
+	return v, err == nil && same
 }
 
 // unresolvedError turns outputs that barely repeat into an inconclusive
@@ -234,8 +238,9 @@ func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candid
 // auditContext is the context an audit runs in: the Context option's, if
 // given, ended before the test's deadline, if it has one, by a margin of
 // 5% of the time left (at least a second) for the report to be printed,
-// and by the Within budget, if one is set.
-func auditContext(ctx context.Context, deadline time.Time, within time.Duration) (context.Context, context.CancelFunc) {
+// and by the Within budget, if one is set; budgeted reports whether that
+// budget ends it first.
+func auditContext(ctx context.Context, deadline time.Time, within time.Duration) (_ context.Context, _ context.CancelFunc, budgeted bool) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -243,12 +248,17 @@ func auditContext(ctx context.Context, deadline time.Time, within time.Duration)
 		deadline = deadline.Add(-max(time.Second, time.Until(deadline)/20))
 	}
 	if within > 0 && (deadline.IsZero() || time.Now().Add(within).Before(deadline)) {
-		deadline = time.Now().Add(within)
+		deadline, budgeted = time.Now().Add(within), true
+	}
+	if own, ok := ctx.Deadline(); ok && budgeted && own.Before(deadline) {
+		budgeted = false
 	}
 	if deadline.IsZero() {
-		return context.WithCancel(ctx)
+		ctx, cancel := context.WithCancel(ctx)
+		return ctx, cancel, false
 	}
-	return context.WithDeadline(ctx, deadline)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	return ctx, cancel, budgeted
 }
 
 // WithinShare is the share of a Within budget's time left that the plan
@@ -256,7 +266,8 @@ func auditContext(ctx context.Context, deadline time.Time, within time.Duration)
 const WithinShare = 0.8
 
 // fitWithin returns the plan at the largest sample size, at most the
-// planned one, whose planned calls (plan.PlannedCalls) fit in WithinShare
+// planned one, whose planned calls (plan.PlannedCallsLearning, with a
+// vector's learning draws per screening: learn) fit in WithinShare
 // of left, at the speed of the replay check (its second plan.ReplayDraws
 // calls, on one goroutine, took took), times the goroutines of the Parallelism option
 // if it is set (the user says the mechanism waits) and one otherwise: a
@@ -264,10 +275,10 @@ const WithinShare = 0.8
 // nothing, and small samples (under a block of draws per goroutine) run
 // on one goroutine anyway; or an inconclusive error when not even
 // MinSamples fits.
-func fitWithin(p plan.Plan, left, took time.Duration, inputs, wide, workers int) (plan.Plan, error) {
+func fitWithin(p plan.Plan, left, took time.Duration, inputs, wide, workers int, learn func(pilot int) int) (plan.Plan, error) {
 	workers = max(workers, 1)
 	perCall := took.Seconds() / float64(plan.ReplayDraws) / float64(workers)
-	seconds := func(q plan.Plan) float64 { return float64(q.PlannedCalls(inputs, wide)) * perCall }
+	seconds := func(q plan.Plan) float64 { return float64(q.PlannedCallsLearning(inputs, wide, learn)) * perCall }
 	budget := WithinShare * left.Seconds()
 	least := p
 	for n := p.Confirmation.Samples; ; n = max(n*4/5, MinSamples) {
@@ -289,17 +300,20 @@ func fitWithin(p plan.Plan, left, took time.Duration, inputs, wide, workers int)
 
 // stopped turns draws ended by the audit's context into an inconclusive
 // error that says why and how far the audit got.
-func stopped(ctx context.Context, err error, calls int64) error {
+func stopped(ctx context.Context, budgeted bool, err error, calls int64) error {
 	if !errors.Is(err, sampler.ErrStopped) {
 		return err
 	}
-	why := "the context was cancelled"
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	why, remedy := "the context was cancelled", "give it more time (go test -timeout, dptest.Within), or fewer draws (-dptest.samples, -dptest.candidates)"
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && budgeted:
+		why, remedy = "the time budget (dptest.Within) ran out", "a larger budget (dptest.Within), or a smaller size pinned with -dptest.samples, or fewer candidates (-dptest.candidates)"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		why = "the deadline (the test's -timeout, or the Context option's) came"
 	}
 	return &InconclusiveError{
 		Reason: fmt.Sprintf("the audit stopped after %s mechanism calls because %s, before it could decide", thousands(int(calls)), why),
-		Remedy: "give it more time (go test -timeout, dptest.Within), or fewer draws (-dptest.samples, -dptest.candidates)",
+		Remedy: remedy,
 	}
 }
 
@@ -529,6 +543,9 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	fill(rep, out, err, func(e local.Estimate) {
 		rep.Score = scoreOf(e.Event)
 		rep.Location = e.Location
+		if out.BestSecond {
+			rep.Location = e.AltLocation
+		}
 		if len(e.Curve.T) > 0 {
 			rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
 		}
@@ -670,11 +687,15 @@ func hockeyRemedy(r plan.Run, resolution float64, n int) string {
 		return fmt.Sprintf("%s, which at ε = %s exceeds what %s draws per side can hold: many more samples (-dptest.samples, dptest.Samples), or a claim at a smaller ε of the same mechanism's privacy profile", why, num(r.Eps), thousands(n))
 	}
 	draws := drawsToResolve(resolution, r.Threshold, search.ResolutionFactor*r.Threshold, n)
-	need := fmt.Sprintf("on the order of %s draws per side", num(draws))
+	// The order is that of the events confirmed here; a larger sample
+	// also screens on more draws, which can place the events further in
+	// the tail where P/Q exceeds e^ε (the classic Gaussian σ at ε = 10,
+	// δ = 0.1: "5·10⁸" here, violated at 10⁷ draws).
+	need := fmt.Sprintf("on the order of %s draws per side on the events confirmed here (fewer where the larger screening they bring places the events further in the tail)", roughly(draws))
 	if nearRun(draws, n) {
 		need = fewTimesRun(n)
 	}
-	return fmt.Sprintf("%s; δ = %s needs %s (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim, is resolved at this size", why, num(r.Threshold), need)
+	return fmt.Sprintf("%s; δ = %s needs %s (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim where it has one (partition selection, whose δ is never 0, has none), may resolve at this size", why, num(r.Threshold), need)
 }
 
 // drawsToResolve is the sample size at which an audit of resolution res

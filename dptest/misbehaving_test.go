@@ -3,6 +3,7 @@ package dptest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -65,7 +66,21 @@ func TestMechanismsThatIgnoreTheirGenerator(t *testing.T) {
 	rep, err = dptest.AuditRDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 5}.Sample), 2, 1, fast...)
 	require.NoError(t, err)
 	require.False(t, rep.NotReplayable)
+
+	// An inconclusive audit's text says it too: its reproduce line
+	// replays nothing. (δ = 10⁻⁹ is beyond any resolution of these draws.)
+	var said []string
+	dptest.CheckApproxDP(recordingT(func(s string) { said = append(said, s) }), secure, 0.5, 1e-9, fast...)
+	require.Len(t, said, 1)
+	require.Contains(t, said[0], "inconclusive")
+	require.Contains(t, said[0], "this seed cannot replay the verdict")
 }
+
+// recordingT hands every message of a non-fatal form to say.
+type recordingT func(string)
+
+func (r recordingT) Errorf(format string, args ...any) { r(fmt.Sprintf(format, args...)) }
+func (r recordingT) Logf(format string, args ...any)   { r(fmt.Sprintf(format, args...)) }
 
 // An audit stopped by its context (or the test's deadline) is inconclusive,
 // never a pass; AllowInconclusive makes it a skip.
@@ -225,7 +240,7 @@ func TestReproduceLine(t *testing.T) {
 // A mechanism whose outputs never vary (a constant here) shows nothing
 // that differs between datasets: its audits are inconclusive, end their
 // reason with the outputs of further draws on the witness (all one), and
-// print no infinite resolution. (Its (ε, δ) audit passes: every test's δ is 0.)
+// print no infinite resolution.
 func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
 	continuous := dptest.Continuous(func(*rand.Rand, []float64) float64 { return 3 })
 	discrete := dptest.Discrete(func(*rand.Rand, []float64) int { return 3 })
@@ -248,6 +263,18 @@ func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
 			require.Contains(t, rep.String(), " audit: inconclusive: ", "the report renders the verdict, not a success line")
 		})
 	}
+	// The (ε, δ) audit passes, truly on these pairs, and its success line
+	// says the outputs never varied there (partition selection, say, on
+	// pairs whose partitions are always kept).
+	rep, err := dptest.AuditApproxDP(discrete, 1, 0.05, dptest.Seed(1))
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+	require.Equal(t, "3", rep.Unvarying)
+	require.Contains(t, rep.String(), "; note: in 1,024 further draws on each side of the witness the mechanism returned only the output 3: its outputs may not vary on the pairs searched, and the pass says nothing of pairs on which they do")
+	flip := dptest.Discrete(func(r *rand.Rand, x []float64) bool { return (x[0] >= 0.5) == (r.Float64() < 0.7) }) // ε = ln(7/3) < 1: δ(1) = 0
+	rep, err = dptest.AuditApproxDP(flip, 1, 0.05, dptest.Seed(1))
+	require.NoError(t, err)
+	require.Empty(t, rep.Unvarying, "outputs that vary")
 }
 
 // A mechanism whose output differs once in 10,000 draws, and only on X,
@@ -280,6 +307,20 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
 	require.Contains(t, rep.String(), " audit: inconclusive: ")
 	require.NotContains(t, rep.String(), " holds")
+
+	// A mechanism that slows down after its first calls outruns the
+	// budget's plan: the audit stops, and says the budget ended it (not
+	// the test's -timeout).
+	var calls atomic.Int64
+	slowing := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if calls.Add(1) > 200 { // past the replay check's draws, which time the calls
+			time.Sleep(20 * time.Microsecond)
+		}
+		return r.NormFloat64()
+	})
+	_, err = dptest.AuditDP(slowing, 1, dptest.Seed(1), dptest.Within(300*time.Millisecond))
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.Contains(t, err.Error(), "because the time budget (dptest.Within) ran out, before it could decide")
 
 	// An audit that cannot run (the mechanism panics) renders its error.
 	panics := dptest.Continuous(func(*rand.Rand, []float64) float64 { panic("boom") })

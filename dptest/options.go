@@ -146,7 +146,9 @@ func Candidates(n int) Option {
 // Parallelism sets how many goroutines call the mechanism in each sampling
 // (by default GOMAXPROCS; two samplings run at once). A mechanism that
 // waits rather than computes (a remote call, a sleep, I/O) is audited
-// faster on more goroutines than cores; one that computes is not. The
+// faster on more goroutines than cores; one that computes is not, nor
+// one whose calls queue on a lock (noise read from one shared source, as
+// Google's differential-privacy library reads its secure randomness). The
 // draws, and so the verdict, do not depend on it: each block of draws has
 // its own stream. It must be ≥ 1.
 func Parallelism(n int) Option {

@@ -22,11 +22,11 @@ type progress struct {
 	logf        func(string, ...any) // nil: report nothing
 }
 
-// newProgress plans the calls of an audit (plan.PlannedCalls: an
-// estimate).
+// newProgress plans the calls of an audit (plan.PlannedCallsLearning: an
+// estimate, with a vector's learning draws).
 func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs, wide int, logf func(string, ...any)) *progress {
 	now := time.Now()
-	return &progress{calls: src.Calls, planned: p.PlannedCalls(inputs, wide), start: now, last: now, logf: logf}
+	return &progress{calls: src.Calls, planned: p.PlannedCallsLearning(inputs, wide, src.LearnDraws), start: now, last: now, logf: logf}
 }
 
 // report logs the progress if progressEvery has passed since the last

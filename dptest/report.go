@@ -192,6 +192,13 @@ type Report struct {
 	// given (secure noise, a shared counter), so the seed cannot replay
 	// this verdict. The verdict itself stays valid.
 	NotReplayable bool
+	// Unvarying is, for a pass whose confirmations all estimated their
+	// measure at 0 or below, the one output the mechanism returned in
+	// plan.SameDraws further draws on each side of the witness pair, if it
+	// returned only one (empty otherwise): a mechanism whose outputs do not
+	// vary meets every claim on that pair, and the success line says that
+	// the pass speaks only of such pairs.
+	Unvarying string
 	// Alone is, for an RDP or Gaussian-DP audit that found no violation,
 	// the output of one dataset alone that its screening saw most often
 	// (nil if none): a pass names it in its success line, with the rate
@@ -527,20 +534,26 @@ func (r Report) successLine() string {
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
 	caught := "a true value of %s or more would have been caught (90%%)"
-	switch {
-	case r.Score != "":
+	scores, around := "", "t̂"
+	if r.Score != "" {
+		// A vector's claim is confirmed on its learned score, a
+		// post-processing: the resolution is that of the scores, and the
+		// caveats of the claim's measure below hold for them as well.
 		caught = "a value of %s or more on the scores would have been caught (90%%)"
+		scores, around = " on the scores", "the score t̂"
+	}
+	switch {
 	case r.Kind == plan.KindDP && r.Tester == "" && r.Location != nil:
 		// The local audit's resolution is that of its event's loss, an
 		// average over the outputs it holds: a narrower peak can exceed
 		// it unseen (README, Limits).
-		caught = "a loss of %s or more over the outputs it confirmed, around t̂ = " + strings.ReplaceAll(value(r.Location), "%", "%%") + ", would have been caught (90%%)"
-	case r.Kind == plan.KindGDP && r.Score == "":
+		caught = "a loss of %s or more" + scores + " over the outputs it confirmed, around " + around + " = " + strings.ReplaceAll(value(r.Location), "%", "%%") + ", would have been caught (90%%)"
+	case r.Kind == plan.KindGDP:
 		if level, ok := r.leastLevel(); ok {
 			// μ is a supremum over tests of every level: noise whose
 			// spread depends on the dataset has a level that grows
 			// without bound in the tails, beyond the tests confirmed.
-			caught = "a true value of %s or more would have been caught (90%%) in tests of level " + num(level) + " or more (a larger μ in rarer tests, deeper in the tails, is not shown)"
+			caught = strings.TrimSuffix(caught, " would have been caught (90%%)") + " would have been caught (90%%) in tests of level " + num(level) + " or more (a larger μ in rarer tests, deeper in the tails, is not shown)"
 		}
 	}
 	samples := thousands(r.Samples) + " samples per side"
@@ -571,6 +584,9 @@ func (r Report) successLine() string {
 	if r.Short {
 		s += " (-short: reduced sample sizes)"
 	}
+	if r.Unvarying != "" {
+		s += fmt.Sprintf("; note: in %s further draws on each side of the witness the mechanism returned only the output %s: its outputs may not vary on the pairs searched, and the pass says nothing of pairs on which they do (the Pairs option, Mechanism.WithNeighbors)", thousands(plan.SameDraws), r.Unvarying)
+	}
 	if r.NotReplayable {
 		s += "; note: " + notReplayable
 	}
@@ -586,7 +602,11 @@ func (r Report) errorText(err error) string {
 	case errors.Is(err, ErrInconclusive):
 		what = "audit"
 	}
-	return fmt.Sprintf("[dptest] %s %s: %v\n    To reproduce: %s", r.claimText(), what, err, r.Reproduce())
+	note := ""
+	if r.NotReplayable {
+		note = "\n    note:         " + notReplayable
+	}
+	return fmt.Sprintf("[dptest] %s %s: %v%s\n    To reproduce: %s", r.claimText(), what, err, note, r.Reproduce())
 }
 
 func (r Report) claimText() string {

@@ -55,6 +55,9 @@ func isShort() bool {
 // then report to t, a failure with t.Errorf (false), a success as a log
 // line (true).
 func check[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
 	return checkOr(t, m, c, opts, false)
 }
 

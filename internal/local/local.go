@@ -44,7 +44,13 @@ type Estimate struct {
 	// StdErr, of the whole screening, may place elsewhere).
 	Event    stat.Grouping
 	Location any
-	Curve    Curve // nil for discrete outputs
+	// Alt, when it has groups, is a second event the confirmation bounds
+	// beside Event, each at half the level: one value or block of cells
+	// whose bound at the confirmation's size the screening predicts to be
+	// higher (see Screen). AltLocation is its representative output.
+	Alt         stat.Grouping
+	AltLocation any
+	Curve       Curve // nil for discrete outputs
 	// SparseValues is, when the numbers screened (in ranges or one by one)
 	// were seen too rarely to be told apart one by one, their mean pooled
 	// count per value (set by the caller; see stat.Table.Values).

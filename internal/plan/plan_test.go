@@ -294,6 +294,15 @@ func TestWideStages(t *testing.T) {
 	require.Equal(t, Stage{}, p.Wide)
 	require.Equal(t, 0, p.WidePairs())
 	require.Equal(t, p.PlannedCalls(20, 0), p.PlannedCalls(20, 100))
+
+	// A vector's screenings each draw learning samples first: per side,
+	// learn(pilot) more at every screening stage (here the full and the
+	// wide ones), none at the confirmations.
+	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
+	require.NoError(t, err)
+	learn := func(pilot int) int { return 2 * max(1000, pilot) }
+	extra := 20*2*learn(p.Screening.Pilot) + 100*2*learn(p.Wide.Pilot) + WideSifted*2*learn(p.WideSift.Pilot)
+	require.Equal(t, p.PlannedCalls(20, 100)+int64(len(p.Runs)*extra), p.PlannedCallsLearning(20, 100, learn))
 }
 
 // The deep screening: only for an audit of given pairs (WithDeepening)

@@ -261,18 +261,33 @@ func (p Plan) WithDeepening(on bool) Plan {
 // confirms at most Confirmed candidates twice. Promoted wide pairs, improvement,
 // simplification and refined screenings come on top, and an early look
 // can end a run sooner.
-func (p Plan) PlannedCalls(inputs, wide int) int64 {
+func (p Plan) PlannedCalls(inputs, wide int) int64 { return p.PlannedCallsLearning(inputs, wide, nil) }
+
+// PlannedCallsLearning is PlannedCalls for a source whose every screening
+// also draws learn(pilot) outputs per side before its pilot (a vector
+// mechanism's learning samples, sampler.LearnSize; nil: none).
+func (p Plan) PlannedCallsLearning(inputs, wide int, learn func(pilot int) int) int64 {
+	screen := func(st Stage) int64 {
+		if st.Samples == 0 {
+			return 0
+		}
+		n := int64(st.Samples + st.Pilot)
+		if learn != nil {
+			n += int64(learn(st.Pilot))
+		}
+		return n
+	}
 	planned := int64(0)
 	for _, r := range p.Runs {
-		planned += int64(inputs)*2*int64(p.Screening.Samples+p.Screening.Pilot+p.Quick.Samples+p.Quick.Pilot) +
-			int64(wide)*2*int64(p.Wide.Samples+p.Wide.Pilot) +
-			int64(min(wide, WideSifted))*2*int64(p.WideSift.Samples+p.WideSift.Pilot) +
+		planned += int64(inputs)*2*(screen(p.Screening)+screen(p.Quick)) +
+			int64(wide)*2*screen(p.Wide) +
+			int64(min(wide, WideSifted))*2*screen(p.WideSift) +
 			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)
 		if p.Deep.Samples > 0 && r.Deepens() {
 			// Per pair screened again: its screening, an audition of
 			// two statistics in two rounds at the early look's size,
 			// and the early look's draws drawn again.
-			planned += int64(min(Confirmed, inputs)) * 2 * (int64(p.Deep.Samples+p.Deep.Pilot) + 3*2*int64(p.EarlyConfirmation.Samples))
+			planned += int64(min(Confirmed, inputs)) * 2 * (screen(p.Deep) + 3*2*int64(p.EarlyConfirmation.Samples))
 		}
 	}
 	return planned

@@ -461,3 +461,12 @@ func Counting[D any](s Source[D], stop <-chan struct{}, workers int) *Counter[D]
 
 // Calls returns the mechanism calls made so far.
 func (c *Counter[D]) Calls() int64 { return c.calls.Load() }
+
+// LearnDraws is the outputs per side a screening of the given pilot draws
+// before it, to learn a vector's scores; 0 for other sources.
+func (c *Counter[D]) LearnDraws(pilot int) int {
+	if l, ok := c.Source.(interface{ LearnDraws(int) int }); ok {
+		return l.LearnDraws(pilot)
+	}
+	return 0
+}

@@ -67,6 +67,13 @@ func (s vectorSource[D]) withStreams(stop <-chan struct{}, workers int, calls *a
 
 func (vectorSource[D]) Kind() string { return "vector" }
 
+// LearnDraws is the outputs per side a screening of the given pilot draws
+// to learn its scores (two learning samples of LearnSize), at the length
+// seen so far (one coordinate before any).
+func (s vectorSource[D]) LearnDraws(pilot int) int {
+	return 2 * LearnSize(pilot, max(int(s.dim.Load()), 1))
+}
+
 // check accepts an output of the length of the first, all finite.
 func (s vectorSource[D]) check(v []float64) error {
 	if len(v) == 0 {

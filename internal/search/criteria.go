@@ -524,25 +524,52 @@ func higher[F any](a, b Screened[F]) Screened[F] {
 }
 
 func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *local.Estimate, acc *Counts) (xy, yx Score, err error) {
-	gs := groupingsOf(sxy, syx, func(e local.Estimate) stat.Grouping { return e.Event })
+	var gs []stat.Grouping
+	for _, e := range []*local.Estimate{sxy, syx} {
+		if e != nil {
+			gs = append(gs, e.Event)
+			if e.Alt.Groups > 0 {
+				gs = append(gs, e.Alt)
+			}
+		}
+	}
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
 	}
 	n := int64(st.Samples)
-	score := func(b local.Bound) Score {
-		return Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0,
-			EventShare: float64(b.CountX) / float64(n)}
-	}
 	k := 0
+	// bound scores the next grouping's event (and its second, if any)
+	// for the direction whose bounded side's counts are on, against
+	// other's.
+	bound := func(e *local.Estimate, on, other [][]int64) Score {
+		events := 1
+		if e.Alt.Groups > 0 {
+			events = 2
+		}
+		var s Score
+		for j := range events {
+			b := local.CountBound(on[k][0], n, other[k][0], n, alpha/float64(events))
+			t := Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0,
+				EventShare: float64(b.CountX) / float64(n), Unresolved: sparseReason(e.SparseValues)}
+			k++
+			if j == 0 {
+				s = t
+				continue
+			}
+			t.AltEvent = true
+			if t.LowerBound > s.LowerBound {
+				s, t = t, s
+			}
+			s.Second = &t
+		}
+		return s
+	}
 	if sxy != nil {
-		xy = score(local.CountBound(cx[k][0], n, cy[k][0], n, alpha))
-		xy.Unresolved = sparseReason(sxy.SparseValues)
-		k++
+		xy = bound(sxy, cx, cy)
 	}
 	if syx != nil {
-		yx = score(local.CountBound(cy[k][0], n, cx[k][0], n, alpha))
-		yx.Unresolved = sparseReason(syx.SparseValues)
+		yx = bound(syx, cy, cx)
 	}
 	return xy, yx, nil
 }

@@ -86,6 +86,14 @@ type Score struct {
 	// the groups, and its standard error (both 0 for other criteria):
 	// evidence the confirmation must not contradict (see [contradicted]).
 	HeldOut, HeldOutStdErr float64
+	// AltEvent is set when a local-DP confirmation's score is that of
+	// the screening's second event (local.Estimate.Alt); Second is then,
+	// or when the first event's score is the higher, the other event's
+	// score: both were bounded at half the confirmation's level, the
+	// higher lower bound is the score, and an early hold needs both below
+	// its limit.
+	AltEvent bool
+	Second   *Score
 	// EventShare is, for a local-DP confirmation, the share P̂(E) of the
 	// bounded side's draws in the event confirmed (see
 	// dpCriterion.SupResolution); 0 for other criteria.
@@ -193,6 +201,9 @@ type Outcome[D, F any] struct {
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
+	// BestSecond is set when the event to name for Best is its
+	// screening's second event (local.Estimate.Alt; see bestNamesSecond).
+	BestSecond bool
 	// Screened are the candidates (pair, direction) the deciding look
 	// chose from, best first, their Confirmations empty but for those
 	// confirmed: what their screenings saw that the confirmed statistic
@@ -392,6 +403,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	th := cfg.Run.Threshold
 	out.Best, out.Violated = decide(out.Confirmed, th)
 	out.Resolution = resolution(s.crit, out.Confirmed, th, out.PerConfirm)
+	out.BestSecond = bestNamesSecond(s.crit, out.Best, out.Violated, th, out.PerConfirm)
 	floor := 0.0
 	if f, ok := s.crit.(floored); ok {
 		floor = f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm)
@@ -421,6 +433,10 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		s.logf("confirmed %s %s at %d draws per side: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%) at level %.3g each",
 			c.Source, out.Direction(c), cfg.Confirmation.Samples, a.LowerBound, b.LowerBound, a.Estimate, b.Estimate,
 			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
+		if a.Second != nil && b.Second != nil {
+			s.logf("  the other event of each: bounds %.4g and %.4g (estimates %.4g, %.4g); each event at half that level, the higher bound is the confirmation's (there: %s, %s)",
+				a.Second.LowerBound, b.Second.LowerBound, a.Second.Estimate, b.Second.Estimate, whichEvent(a), whichEvent(b))
+		}
 	}
 	return out, nil
 }
@@ -467,6 +483,18 @@ func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyo
 // quantile of its level.
 func (s Score) gap(z float64) float64 { return max(s.Estimate-s.LowerBound, z*s.StdErr) }
 
+// Resolved is the score whose gap sets a confirmation's resolution: of a
+// local-DP confirmation of two events (Second), the finer (either bound
+// would have shown a loss on its own event; the finer says more), else
+// the score itself. The resolution reads it at z, the quantile of the
+// confirmation's level.
+func (s Score) Resolved(z float64) Score {
+	if s.Second != nil && s.Second.gap(z) < s.gap(z) {
+		return *s.Second
+	}
+	return s
+}
+
 // widest returns the confirmed candidate whose confirmation sets the
 // resolution (the widest gap, as [resolution] reads it): the direction a resolution too coarse comes
 // from, which need not be the one whose bound is highest (a direction
@@ -477,7 +505,7 @@ func widest[D, F any](confirmed []Candidate[D, F], perConfirm float64) (Candidat
 	most, found := math.Inf(-1), false
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if w := s.gap(z); w > most {
+			if w := s.Resolved(z).gap(z); w > most {
 				best, most, found = c, w, true
 			}
 		}
@@ -615,9 +643,10 @@ func screeningsPass[D, F any](cands []Candidate[D, F], below func(Score) bool) b
 }
 
 // heldBelow reports whether a score's upper bound Estimate + HoldZ·StdErr
-// lies at or below limit, its event seen on both datasets.
+// lies at or below limit, its event seen on both datasets, and so does
+// the second event's of a local-DP confirmation (Score.Second).
 func heldBelow(s Score, limit float64) bool {
-	return s.Estimate+HoldZ*s.StdErr <= limit && !s.Unbounded
+	return s.Estimate+HoldZ*s.StdErr <= limit && !s.Unbounded && (s.Second == nil || heldBelow(*s.Second, limit))
 }
 
 // UnresolvedShare is the TailShare, in either confirmation of a confirmed
@@ -684,19 +713,67 @@ func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], thr
 	res, least := threshold, math.Inf(1)
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			r := threshold + s.gap(zA)*(zA+zB)/zA
+			_, r, read := readResolution(sup, s, threshold, zA, zB)
 			if !(r <= res) {
 				res = r
 			}
-			if sup != nil {
-				least = min(least, sup.SupResolution(r, s))
-			}
+			least = min(least, read)
 		}
 	}
 	if sup != nil && len(confirmed) > 0 && !(least <= res) {
 		return least
 	}
 	return res
+}
+
+// whichEvent names the event a confirmation of two events scores.
+func whichEvent(s Score) string {
+	if s.AltEvent {
+		return "the screening's second event"
+	}
+	return "its first"
+}
+
+// readResolution is one confirmation's resolution, threshold +
+// (zA + zB)/zA·gap, and its reading on the claim's scale by a criterion
+// that reads it so (sup; else the same); of a local-DP confirmation of
+// two events (Score.Second), those of the event whose reading is the
+// finer, which it also returns.
+func readResolution(sup supResolved, s Score, threshold, zA, zB float64) (e Score, r, read float64) {
+	at := func(c Score) (float64, float64) {
+		r := threshold + c.gap(zA)*(zA+zB)/zA
+		if sup == nil {
+			return r, r
+		}
+		return r, sup.SupResolution(r, c)
+	}
+	e = s
+	r, read = at(s)
+	if s.Second != nil {
+		if r2, read2 := at(*s.Second); read2 < read {
+			e, r, read = *s.Second, r2, read2
+		}
+	}
+	return e, r, read
+}
+
+// bestNamesSecond reports whether the event a report names for the
+// witness best is a local-DP screening's second (Score.AltEvent): of the
+// confirmation whose bound is best's (the lower of two), the event whose
+// bound that is, for a violation, or, for a pass, the one whose
+// resolution it reads (readResolution).
+func bestNamesSecond[D, F any](crit Criterion[D, F], best Candidate[D, F], violated bool, threshold, perConfirm float64) bool {
+	c := best.Confirmations
+	deciding := c[0]
+	if c[1].LowerBound < deciding.LowerBound {
+		deciding = c[1]
+	}
+	if !violated {
+		sup, _ := crit.(supResolved)
+		zA := numeric.UpperNormalQuantile(perConfirm)
+		deciding, _, _ = readResolution(sup, deciding, threshold, zA, numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability)))
+	}
+	return deciding.AltEvent
 }
 
 // supLimit is, for a criterion that reads its confirmations' resolutions
@@ -714,8 +791,13 @@ func supLimit[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], thres
 	limit = math.Inf(1)
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if l := sup.SupResolution(threshold, s); l < limit {
-				limit, share = l, s.EventShare
+			for _, e := range []*Score{&s, s.Second} {
+				if e == nil {
+					continue
+				}
+				if l := sup.SupResolution(threshold, *e); l < limit {
+					limit, share = l, e.EventShare
+				}
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
@@ -684,6 +685,30 @@ func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
 	small := resolution(c, conf(0.1, 0.1), 0.01, 0.004)
 	require.Equal(t, small, resolution(c, conf(0.9, 0.1), 0.01, 0.004), "the other direction's small event resolves it")
 	require.Greater(t, resolution(c, conf(0.9, 0.9), 0.01, 0.004), 5*small, "every event holds most outputs")
+
+	// A confirmation of two events (a local-DP screening's second, one
+	// value) reads the finer: the narrow event's, though its gap is the
+	// wider, when the first holds most outputs; its share is then what the
+	// events resolve at any size.
+	narrow := Score{Estimate: 0.012, LowerBound: 0.002, StdErr: 0.0025, EventShare: 0.01, AltEvent: true}
+	two := conf(0.9, 0.9)
+	for i := range two {
+		for j := range two[i].Confirmations {
+			two[i].Confirmations[j].Second = &narrow
+		}
+	}
+	both := resolution(c, two, 0.01, 0.004)
+	require.Less(t, both, resolution(c, conf(0.9, 0.9), 0.01, 0.004), "the narrow event resolves what the large cannot")
+	zA, zB := numeric.UpperNormalQuantile(0.004), numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability))
+	e, r, read := readResolution(c, two[0].Confirmations[0], 0.01, zA, zB)
+	require.True(t, e.AltEvent)
+	require.Equal(t, r, read, "a small event's reading is its resolution")
+	require.Equal(t, both, r)
+	limit, share = supLimit(c, two, 0.01)
+	require.Equal(t, 0.01, limit)
+	require.Equal(t, 0.01, share)
+	require.True(t, bestNamesSecond(Criterion[[]float64, local.Estimate](c), two[0], false, 0.01, 0.004), "a pass names the event it reads")
+	require.False(t, bestNamesSecond(Criterion[[]float64, local.Estimate](c), two[0], true, 0.01, 0.004), "a violation names the event of its bound")
 }
 
 // A resolution above the claim is explained by what made it so: a finite
