@@ -539,7 +539,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	case plan.CriterionMMD:
 		return runTester(rep, r, cfg, search.MMD(src, r.Eps, p.Confirmation.Samples, r.PerConfirmation()), func(search.MMDFinding) {})
 	}
-	out, err := search.Run(search.DP(src, p.Local, p.Confirmation.Samples, r.PerConfirmation()), cfg)
+	out, err := search.Run(search.DPClaim(src, p.Local, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
 		rep.Score = scoreOf(e.Event)
 		rep.Location = e.Location

@@ -139,7 +139,10 @@ type Report struct {
 	// itself for discrete ones. For real outputs it is where the event was
 	// grown from, the peak on the half of the screening that chose the
 	// event, which can differ from the peak of the whole screening's
-	// LossCurve.
+	// LossCurve. Where the audit rests on the screening's second event
+	// (one value or block of larger loss, confirmed beside the first; see
+	// RequireDP), its output: of a violation, the event of the bound; of
+	// a pass, the event whose resolution the success line states.
 	Location any
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
@@ -603,7 +606,7 @@ func (r Report) errorText(err error) string {
 		what = "audit"
 	}
 	note := ""
-	if r.NotReplayable {
+	if r.NotReplayable && errors.Is(err, ErrInconclusive) { // a verdict the seed cannot replay
 		note = "\n    note:         " + notReplayable
 	}
 	return fmt.Sprintf("[dptest] %s %s: %v%s\n    To reproduce: %s", r.claimText(), what, err, note, r.Reproduce())

@@ -48,6 +48,10 @@ type Params struct {
 	// a confirmation the size of the screening's half, and z = 2.
 	Confirm int
 	Alpha   float64
+	// Claim is the loss ε the audit tests, for the second event
+	// (narrowEvent); 0 or +Inf: none (an estimate, as [AKD22]'s
+	// procedure and a data-centric audit make).
+	Claim float64
 }
 
 // ErrNoFloor reports Params with neither Tau nor FloorCount.
@@ -75,7 +79,8 @@ var ErrNoFloor = errors.New("local: the screening needs a floor τ or a floor co
 // integers), and for real ones whose held-out half shows no loss at the
 // peak, the set of values or blocks within EventSlack of the peak loss.
 // Beside it, a second event of one value or block (Estimate.Alt) where
-// the confirmation's size predicts a higher bound there (narrowEvent).
+// the confirmation's size predicts a bound there above the claim and
+// above the event's (narrowEvent).
 func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	if !(par.Tau > 0 || par.FloorCount > 0) {
 		return xy, yx, ErrNoFloor
@@ -271,22 +276,28 @@ func peak(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign f
 }
 
 // narrowEvent is the second event of one direction (sign) that the
-// confirmation bounds beside the first, ev, each at half its level: the
-// one value, or block of cells of real outputs, whose bound a
-// confirmation of par.Confirm draws per side at level par.Alpha/2
-// predicts from the screening,
+// confirmation bounds beside the first, ev, each at half its level, when
+// the audit tests a claim (par.Claim): the one value, or block of cells
+// of real outputs, whose bound a confirmation of par.Confirm draws per
+// side at level par.Alpha/2 the screening predicts,
 //
 //	sign·ℓ̂(t) − z_{1−α/2}·se_conf(t),
 //
-// when that exceeds the prediction for ev (else none: Groups 0). The
-// peak t̂ and the event around it are chosen for their precision at the
-// screening's size (PeakPenalty standard errors of the screening), which
-// favours outputs the screening sees often; a rarer output of larger loss
-// that the confirmation's size resolves is so confirmed too (ten rounds
-// of randomized response at ε₀ = 0.1, released as the count of ones:
-// loss 1 at 10 and 0, 0.8 at 9 and 1, where ε = 0.8 passed in 9 of 23
-// audits). It also returns its representative output.
+// to lie above both the claim and the same prediction for ev (else none:
+// Groups 0). The peak t̂ and the event around it are chosen for their
+// precision at the screening's size (PeakPenalty standard errors of the
+// screening), which favours outputs the screening sees often; a rarer
+// output of larger loss that the confirmation's size can show above the
+// claim is so confirmed too (ten rounds of randomized response at
+// ε₀ = 0.1, released as the count of ones: loss 1 at 10 and 0, 0.8 at 9
+// and 1, where ε = 0.8 passed in 9 of 23 audits). Outputs predicted
+// under the claim are left out: at a claim with room their noisy losses
+// would halve every event's level, and their wide errors would keep an
+// early look from holding. It also returns its representative output.
 func narrowEvent(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign float64, par Params, ev stat.Grouping) (stat.Grouping, any) {
+	if !(par.Claim > 0) || math.IsInf(par.Claim, 1) {
+		return stat.Grouping{}, nil
+	}
 	z, confirm := 2.0, float64(t.NP)/2
 	if par.Confirm > 0 {
 		confirm = float64(par.Confirm)
@@ -303,7 +314,7 @@ func narrowEvent(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss,
 	if p == 0 || q == 0 {
 		return stat.Grouping{}, nil // an event seen on one side: no prediction beats it
 	}
-	best, bestBound := -1, predict(p, q)
+	best, bestBound := -1, math.Max(par.Claim, predict(p, q))
 	for i, c := range cells {
 		if c.p > 0 && c.q > 0 && !(c.p == p && c.q == q) {
 			if b := predict(c.p, c.q); b > bestBound {

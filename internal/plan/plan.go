@@ -67,9 +67,10 @@ const (
 	// stream to check that the mechanism draws only from the generator it
 	// is given (so that a seed replays the verdict).
 	ReplayDraws = 32
-	// SameDraws is the number of outputs per side an inconclusive audit
-	// draws on its witness to tell whether the mechanism's outputs vary
-	// there at all, so that it can say so.
+	// SameDraws is the number of outputs per side an audit whose
+	// confirmations saw nothing (inconclusive, or a pass) draws on its
+	// witness to tell whether the mechanism's outputs vary there at all,
+	// so that it can say so.
 	SameDraws = 1024
 )
 

@@ -130,7 +130,40 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 			chosen[c].Confirmations[j.round] = [2]Score{r.xy, r.yx}[reverseIndex(chosen[c].Reverse)]
 		}
 	}
+	for i := range chosen {
+		chosen[i].Confirmations = alignEvents(chosen[i].Confirmations)
+	}
 	return chosen, perConfirm, nil
+}
+
+// alignEvents makes a candidate's two confirmations score one event. A
+// local-DP confirmation of two events (Score.Second) scores the one of
+// higher lower bound, which can differ between the rounds; the candidate's
+// bound is then the better of the two events' bounds in both rounds,
+//
+//	max_e min(LB_e,A, LB_e,B),
+//
+// a union over the two events of bounds each at half the level, so its
+// estimate, bound and named event are one event's.
+func alignEvents(c [2]Score) [2]Score {
+	if c[0].Second == nil || c[1].Second == nil {
+		return c
+	}
+	split := func(s Score) (first, second Score) { // by the screening's order
+		other := *s.Second
+		s.Second = nil
+		if s.AltEvent {
+			return other, s
+		}
+		return s, other
+	}
+	f0, s0 := split(c[0])
+	f1, s1 := split(c[1])
+	if min(s0.LowerBound, s1.LowerBound) > min(f0.LowerBound, f1.LowerBound) {
+		f0, s0, f1, s1 = s0, f0, s1, f1
+	}
+	f0.Second, f1.Second = &s0, &s1
+	return [2]Score{f0, f1}
 }
 
 // pairGroups groups the indices of candidates by pair, in order of first

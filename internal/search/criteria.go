@@ -461,7 +461,14 @@ func sumZones(c []int64) []int64 {
 // level alpha (local.Params): the planned one, also when an early or quick
 // look confirms on fewer draws (which only costs that look some power).
 func DP[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha float64) Criterion[D, local.Estimate] {
-	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount, Confirm: confirm, Alpha: alpha}}
+	return DPClaim(src, rules, confirm, alpha, 0)
+}
+
+// DPClaim is DP for an audit of the claim ε = claim: beside each
+// direction's event it confirms a second where the screening predicts a
+// bound above the claim there (local.Params.Claim).
+func DPClaim[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha, claim float64) Criterion[D, local.Estimate] {
+	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount, Confirm: confirm, Alpha: alpha, Claim: claim}}
 }
 
 type dpCriterion[D any] struct {

@@ -736,9 +736,11 @@ func whichEvent(s Score) string {
 
 // readResolution is one confirmation's resolution, threshold +
 // (zA + zB)/zA·gap, and its reading on the claim's scale by a criterion
-// that reads it so (sup; else the same); of a local-DP confirmation of
-// two events (Score.Second), those of the event whose reading is the
-// finer, which it also returns.
+// that reads it so (sup; else the same). Of a local-DP confirmation of
+// two events (Score.Second), which catches a violation on either, each is
+// the finer of the two events' (as one event's, they are compared across
+// confirmations by [resolution]), and e is the event whose reading is the
+// finer, the one a pass names.
 func readResolution(sup supResolved, s Score, threshold, zA, zB float64) (e Score, r, read float64) {
 	at := func(c Score) (float64, float64) {
 		r := threshold + c.gap(zA)*(zA+zB)/zA
@@ -750,9 +752,11 @@ func readResolution(sup supResolved, s Score, threshold, zA, zB float64) (e Scor
 	e = s
 	r, read = at(s)
 	if s.Second != nil {
-		if r2, read2 := at(*s.Second); read2 < read {
-			e, r, read = *s.Second, r2, read2
+		r2, read2 := at(*s.Second)
+		if read2 < read {
+			e, read = *s.Second, read2
 		}
+		r = min(r, r2)
 	}
 	return e, r, read
 }

@@ -701,9 +701,11 @@ func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
 	require.Less(t, both, resolution(c, conf(0.9, 0.9), 0.01, 0.004), "the narrow event resolves what the large cannot")
 	zA, zB := numeric.UpperNormalQuantile(0.004), numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability))
 	e, r, read := readResolution(c, two[0].Confirmations[0], 0.01, zA, zB)
-	require.True(t, e.AltEvent)
-	require.Equal(t, r, read, "a small event's reading is its resolution")
-	require.Equal(t, both, r)
+	require.True(t, e.AltEvent, "the event of the finer reading")
+	require.Equal(t, both, read)
+	require.Less(t, r, read, "the large event's gap, the finer")
+	_, one, _ := readResolution(c, conf(0.9, 0.9)[0].Confirmations[0], 0.01, zA, zB)
+	require.Equal(t, one, r, "as the large event alone")
 	limit, share = supLimit(c, two, 0.01)
 	require.Equal(t, 0.01, limit)
 	require.Equal(t, 0.01, share)
@@ -750,4 +752,33 @@ func TestCoarseSaysWhyTheResolutionIsTooLarge(t *testing.T) {
 	for _, s := range []string{finite, floor, both, one, nothing} {
 		require.NotContains(t, s, "Inf", s)
 	}
+}
+
+// A candidate's two rounds of a local-DP confirmation of two events score
+// one event: the one whose smaller bound over the rounds is the larger,
+// the other kept as Second; a round of one event is left as it is.
+func TestAlignEventsScoresOneEvent(t *testing.T) {
+	round := func(first, second float64) Score {
+		f, s := Score{LowerBound: first, Estimate: first + 0.1}, Score{LowerBound: second, Estimate: second + 0.2, AltEvent: true}
+		if second > first {
+			s.Second = &f
+			return s
+		}
+		f.Second = &s
+		return f
+	}
+	// Round A: the second event bounds higher (0.9 > 0.7); round B: the
+	// first (0.8 > 0.5). min over rounds: first 0.7, second 0.5.
+	got := alignEvents([2]Score{round(0.7, 0.9), round(0.8, 0.5)})
+	for i, want := range []float64{0.7, 0.8} {
+		require.False(t, got[i].AltEvent)
+		require.Equal(t, want, got[i].LowerBound)
+		require.True(t, got[i].Second.AltEvent)
+		require.Nil(t, got[i].Second.Second)
+	}
+	got = alignEvents([2]Score{round(0.7, 0.9), round(0.6, 0.85)})
+	require.True(t, got[0].AltEvent && got[1].AltEvent)
+	require.Equal(t, [2]float64{0.9, 0.85}, [2]float64{got[0].LowerBound, got[1].LowerBound})
+	one := [2]Score{{LowerBound: 1}, {LowerBound: 2}}
+	require.Equal(t, one, alignEvents(one))
 }
