@@ -46,8 +46,9 @@ type Estimate struct {
 	Location any
 	// Alt, when it has groups, is a second event the confirmation bounds
 	// beside Event, each at half the level: one value or block of cells
-	// whose bound at the confirmation's size the screening predicts to be
-	// higher (see Screen). AltLocation is its representative output.
+	// whose bound at the confirmation's size the screening predicts above
+	// the claim and above Event's (see Screen). AltLocation is its
+	// representative output.
 	Alt         stat.Grouping
 	AltLocation any
 	Curve       Curve // nil for discrete outputs

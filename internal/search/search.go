@@ -87,11 +87,12 @@ type Score struct {
 	// evidence the confirmation must not contradict (see [contradicted]).
 	HeldOut, HeldOutStdErr float64
 	// AltEvent is set when a local-DP confirmation's score is that of
-	// the screening's second event (local.Estimate.Alt); Second is then,
-	// or when the first event's score is the higher, the other event's
-	// score: both were bounded at half the confirmation's level, the
-	// higher lower bound is the score, and an early hold needs both below
-	// its limit.
+	// the screening's second event (local.Estimate.Alt); Second, when the
+	// confirmation bounded two events (each at half its level), is the
+	// other event's score. A confirmation scores the event of higher
+	// lower bound, and a candidate's two rounds then the event whose
+	// smaller bound is the larger (alignEvents); an early hold needs both
+	// events below its limit.
 	AltEvent bool
 	Second   *Score
 	// EventShare is, for a local-DP confirmation, the share P̂(E) of the
