@@ -435,8 +435,8 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 			c.Source, out.Direction(c), cfg.Confirmation.Samples, a.LowerBound, b.LowerBound, a.Estimate, b.Estimate,
 			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
 		if a.Second != nil && b.Second != nil {
-			s.logf("  the other event of each: bounds %.4g and %.4g (estimates %.4g, %.4g); each event at half that level, the higher bound is the confirmation's (there: %s, %s)",
-				a.Second.LowerBound, b.Second.LowerBound, a.Second.Estimate, b.Second.Estimate, whichEvent(a), whichEvent(b))
+			s.logf("  the other event of each: bounds %.4g and %.4g (estimates %.4g, %.4g); each event at half that level, and both rounds score %s (the event whose smaller bound is the larger)",
+				a.Second.LowerBound, b.Second.LowerBound, a.Second.Estimate, b.Second.Estimate, whichEvent(a))
 		}
 	}
 	return out, nil
