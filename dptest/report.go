@@ -556,7 +556,7 @@ func (r Report) successLine() string {
 			// μ is a supremum over tests of every level: noise whose
 			// spread depends on the dataset has a level that grows
 			// without bound in the tails, beyond the tests confirmed.
-			caught = strings.TrimSuffix(caught, " would have been caught (90%%)") + " would have been caught (90%%) in tests of level " + num(level) + " or more (a larger μ in rarer tests, deeper in the tails, is not shown)"
+			caught += " in tests of level " + num(level) + " or more (a larger μ in rarer tests, deeper in the tails, is not shown)"
 		}
 	}
 	samples := thousands(r.Samples) + " samples per side"

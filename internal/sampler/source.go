@@ -408,11 +408,10 @@ func replays[D, O any](st streams, seed uint64, x D, n int, f func(*rand.Rand, D
 	return true, took, nil
 }
 
-// same draws n outputs on each of x and y, on the source's workers (both
-// sides always, so that a Counter counts 2n calls; a slow mechanism's
-// calls overlap as in any sampling), ending early when stop is closed
-// (ErrStopped), and reports whether all 2n equal the first, and the first
-// (formatted %v).
+// same draws n outputs on each of x and y, on the source's workers (a
+// slow mechanism's calls overlap as in any sampling), ending early when
+// stop is closed (ErrStopped), and reports whether all 2n equal the
+// first, and the first (formatted %v).
 func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
 	drawn, err := guarded(x, y, func(x, y D) (out [2][]O, err error) {
 		for i, d := range [2]D{x, y} {
