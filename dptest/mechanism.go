@@ -52,6 +52,15 @@ func Continuous[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] {
 // a bit pattern, a string, a struct of such), counted exactly. A value that
 // is not equal to itself, such as a NaN, is an error that fails the
 // assertion. A nil function is an error of every audit of the mechanism.
+//
+// Outputs of a number type (integers, floats) are also ordered: numbers
+// seen too rarely one by one are screened in ranges of adjacent values as
+// well, and an RDP audit weighs their tails as it does real outputs' (a
+// discrete Gaussian at a high order λ, whose evidence lies beyond the
+// largest values drawn, is inconclusive, not passed), except at an end
+// that is the support's own (randomized response's last category, a
+// clamp's bound): one whose last value is drawn so often that a value
+// beyond it, as much rarer again, would have been seen twenty times.
 func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 	if f == nil {
 		return Mechanism[D]{err: errors.New("dptest: Discrete needs a non-nil function")}

@@ -368,3 +368,43 @@ func TestRoundedOutputsAreNotUnresolvedByUnseenValues(t *testing.T) {
 		}
 	}
 }
+
+// discreteGaussian draws N_Z(c, σ²), the discrete Gaussian on the
+// integers, by inverse CDF over its mass on c ± 60.
+func discreteGaussian(sigma2 float64) func(r *rand.Rand, c int64) int64 {
+	mass := make([]float64, 121)
+	total := 0.0
+	for i := range mass {
+		x := float64(i - 60)
+		mass[i] = math.Exp(-x * x / (2 * sigma2))
+		total += mass[i]
+	}
+	return func(r *rand.Rand, c int64) int64 {
+		u := r.Float64() * total
+		for i, m := range mass {
+			if u < m {
+				return c + int64(i-60)
+			}
+			u -= m
+		}
+		return c + 60
+	}
+}
+
+// Integer outputs have ends, as real outputs do: the discrete Gaussian's
+// D_λ on counts one apart is λ/(2σ²) exactly, and at λ = 20 and σ² = 2
+// (truth 5) the order's tilt peaks at c + 20, about fourteen standard
+// deviations out. Claimed at half of it, the audit once passed ("a true
+// value of 2.758 or more would have been caught"): the values had no end
+// zones. It now says the evidence lies at the extremes. At λ = 2 (truth
+// 0.5, the tilt two away) the claim at the truth passes; a correct claim
+// fails with probability at most 10⁻⁴.
+func TestIntegerTailsAreExamined(t *testing.T) {
+	m := dptest.Discrete(discreteGaussian(2)).WithPairs(fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
+	_, err := dptest.AuditRDP(m, 20, 2.5, dptest.Seed(300))
+	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.ErrorContains(t, err, "lies at or beyond the most extreme outputs the screening saw")
+	rep, err := dptest.AuditRDP(m, 2, 0.5, dptest.Seed(301))
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
+}

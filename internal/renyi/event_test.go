@@ -285,3 +285,81 @@ func TestPrefixGroupsOfHalfLines(t *testing.T) {
 		require.Equal(t, wantPredicted, predicted)
 	}
 }
+
+// Numbers are zoned in the order of their values: a tail that thins out
+// (a discrete Gaussian's extreme integers, seen a few times each) is a
+// zone; the last value of a bounded support, seen so often that a value
+// beyond it would have been drawn (randomized response's 0 and 1), is
+// not; values that are not numbers, and a single value, have no ends.
+func TestEndZonesOfNumbers(t *testing.T) {
+	tab := func(p, q map[int64]int64) *stat.Table {
+		fp, fq := stat.NewFreq[int64](), stat.NewFreq[int64]()
+		for v, c := range p {
+			fp.Counts[v], fp.N = c, fp.N+c
+		}
+		for v, c := range q {
+			fq.Counts[v], fq.N = c, fq.N+c
+		}
+		return stat.Tabulate(fp, fq)
+	}
+	// Counts of N_Z(1, 2) and N_Z(0, 2) in 100,000 draws, rounded.
+	gauss := func(shift int64) map[int64]int64 {
+		m := map[int64]int64{}
+		for x := int64(-7); x <= 8; x++ {
+			d := float64(x - shift)
+			if c := int64(math.Round(1e5 * math.Exp(-d*d/4) / math.Sqrt(4*math.Pi))); c > 0 {
+				m[x] = c
+			}
+		}
+		return m
+	}
+	z, ok := EndZones(tab(gauss(1), gauss(0)), 5, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 3, z.Groups)
+	require.Equal(t, 0, z.OfValue[int64(-6)], "the lower tail is a zone")
+	require.Equal(t, 1, z.OfValue[int64(0)])
+	require.Equal(t, 2, z.OfValue[int64(7)], "the upper tail is a zone")
+	require.Equal(t, 2, z.Unlisted, "a value first drawn later lies beyond the extremes")
+
+	rr := tab(map[int64]int64{0: 27_000, 1: 73_000}, map[int64]int64{0: 73_000, 1: 27_000})
+	z, ok = EndZones(rr, 20, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 0, z.Groups, "both ends are the support's own")
+
+	// A bounded lower end (a clamp's atom at 0) and a thinning upper tail.
+	clamp := gauss(1)
+	clamp[0] += 50_000
+	other := gauss(0)
+	other[0] += 50_000
+	for x := int64(-7); x < 0; x++ {
+		delete(clamp, x)
+		delete(other, x)
+	}
+	z, ok = EndZones(tab(clamp, other), 5, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 1, z.OfValue[int64(0)], "the clamp's atom is a hard end")
+	require.Equal(t, 2, z.OfValue[int64(7)])
+	require.Equal(t, 2, z.Unlisted)
+
+	// Integers drawn a few times each: an unseen value may lie anywhere.
+	wide, wide2 := map[int64]int64{}, map[int64]int64{}
+	for x := int64(0); x < 1000; x++ {
+		wide[x], wide2[x] = 3, 3
+	}
+	z, ok = EndZones(tab(wide, wide2), 2, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 3, z.Groups)
+	require.Equal(t, 1, z.Unlisted, "a sparse table's unseen values lie anywhere")
+
+	fp, fq := stat.NewFreq[string](), stat.NewFreq[string]()
+	fp.Add("a")
+	fq.Add("b")
+	z, ok = EndZones(stat.Tabulate(fp, fq), 2, 10)
+	require.True(t, ok, "strings have no order, so no ends")
+	require.Equal(t, 0, z.Groups)
+	z, ok = EndZones(tab(map[int64]int64{3: 10}, map[int64]int64{3: 10}), 2, 10)
+	require.True(t, ok, "one value has no end beyond it")
+	require.Equal(t, 0, z.Groups)
+	_, ok = EndZones(tab(gauss(1), gauss(0)), 256, 100_000)
+	require.False(t, ok, "2·256² outputs per side and end are more than 100,000 draws hold")
+}

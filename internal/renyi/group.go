@@ -294,25 +294,40 @@ const ZoneFraction = 20
 // sides to expect GroupCount·λ² of the n outputs (the table's counts,
 // scaled; a partition with fewer cells than that gives no zones), group 1
 // the cells between. Zones are the outputs at and beyond the extremes the
-// screening saw. For a table of values it returns a grouping of no groups
-// and true: values have no open end. For a partition whose ends cannot
-// hold that many outputs, or when a zone would hold more than
-// 1/ZoneFraction of them (λ large for n), it returns no groups and false:
-// the tail the order λ weights cannot be examined.
+// screening saw. A table of numbers (discrete outputs of a number type) is
+// zoned the same way in the order of its values ([valueZones]); a table
+// of other values returns a grouping of no groups and true: they have no
+// order, so no end. For a table whose ends cannot hold that many outputs,
+// or when a zone would hold more than 1/ZoneFraction of them (λ large for
+// n), it returns no groups and false: the tail the order λ weights cannot
+// be examined.
 func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if t.Partition == nil {
-		return stat.Grouping{}, true
+		return valueZones(t, lambda, n)
 	}
 	cells := allCells(t)
 	need := GroupCount * lambda * lambda
 	if need > float64(n)/ZoneFraction {
 		return stat.Grouping{}, false
 	}
-	sp, sq := float64(n)/float64(t.NP), float64(n)/float64(t.NQ)
-	zone := func(from, step int) int { // index of the zone's last cell
+	lo, hi := endRuns(cells, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
+	if lo < 0 || hi < 0 || lo >= hi {
+		return stat.Grouping{}, false
+	}
+	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells))}
+	for i := range g.OfCell {
+		g.OfCell[i] = zoneOf(i, lo, hi)
+	}
+	return g, true
+}
+
+// endRuns returns the index of the last cell of the run from each end of
+// cells (in the output's order) in which both sides expect need outputs,
+// their counts scaled by sp and sq; −1 for an end that no run reaches.
+func endRuns(cells []stat.Cell, sp, sq, need float64) (lo, hi int) {
+	zone := func(from, step int) int {
 		var ep, eq float64
-		i := from
-		for ; i >= 0 && i < len(cells); i += step {
+		for i := from; i >= 0 && i < len(cells); i += step {
 			ep += float64(cells[i].P) * sp
 			eq += float64(cells[i].Q) * sq
 			if ep >= need && eq >= need {
@@ -321,22 +336,102 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 		}
 		return -1
 	}
-	lo, hi := zone(0, 1), zone(len(cells)-1, -1)
-	if lo < 0 || hi < 0 || lo >= hi {
+	return zone(0, 1), zone(len(cells)-1, -1)
+}
+
+// zoneOf is the zone of cell i between end runs ending at lo and hi.
+func zoneOf(i, lo, hi int) int {
+	switch {
+	case i <= lo:
+		return 0
+	case i >= hi:
+		return 2
+	}
+	return 1
+}
+
+// HardEndCount: an end of a table of numbers is the support's own (a hard
+// end, no zone) when a value beyond its most extreme one, as much rarer
+// than it as it is than its neighbour (a²/b outputs, a and b their pooled
+// counts), would have been drawn at least HardEndCount times: the last
+// count of a bounded support (randomized response's k−1, a binomial's n,
+// a clamp's bound), not a tail thinning out (a discrete Gaussian's largest
+// values, seen a few times each). Seeing none where 20 are expected has
+// probability e^{−20}. A tail that falls off faster than geometrically
+// can pass for a hard end; its order-λ evidence beyond the last value
+// seen is then not examined.
+const HardEndCount = 20
+
+// valueZones is EndZones of a table of values. Numbers are zoned in the
+// order of their values, each end's zone its run of extreme values in
+// which both sides expect GroupCount·λ² outputs, unless that end is hard
+// (HardEndCount): then it has no zone, its values counted with those
+// between. In a dense table (stat.Table.Dense) a value the screening
+// never saw is counted in a zone (the upper one when both ends have one):
+// drawn only later, it most likely lies beyond the extremes; in a sparser
+// one, whose values are drawn a few times each anywhere (and screened in
+// ranges as well), with those between. Values that are not numbers, a
+// table of one value, or two hard ends give no groups and true.
+func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
+	xs := make([]float64, len(t.Cells))
+	for i, c := range t.Cells {
+		x, ok := stat.NumberOf(c.Value)
+		if !ok {
+			return stat.Grouping{}, true
+		}
+		xs[i] = x
+	}
+	if len(xs) < 2 {
+		return stat.Grouping{}, true
+	}
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	cells := make([]stat.Cell, len(idx))
+	for i, k := range idx {
+		cells[i] = t.Cells[k]
+	}
+	last := len(cells) - 1
+	lowHard, highHard := hardEnd(cells[0], cells[1]), hardEnd(cells[last], cells[last-1])
+	if lowHard && highHard {
+		return stat.Grouping{}, true
+	}
+	need := GroupCount * lambda * lambda
+	if need > float64(n)/ZoneFraction {
 		return stat.Grouping{}, false
 	}
-	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells))}
-	for i := range g.OfCell {
-		switch {
-		case i <= lo:
-			g.OfCell[i] = 0
-		case i >= hi:
-			g.OfCell[i] = 2
-		default:
-			g.OfCell[i] = 1
-		}
+	lo, hi := endRuns(cells, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
+	if lowHard {
+		lo = -1
+	} else if lo < 0 || lo >= last {
+		return stat.Grouping{}, false
+	}
+	if highHard {
+		hi = len(cells)
+	} else if hi <= 0 || hi <= lo {
+		return stat.Grouping{}, false
+	}
+	g := stat.Grouping{Groups: 3, OfValue: make(map[any]int, len(cells)), Unlisted: 1}
+	switch {
+	case !t.Dense(): // most values are drawn once, anywhere
+	case highHard:
+		g.Unlisted = 0
+	default:
+		g.Unlisted = 2
+	}
+	for i, c := range cells {
+		g.OfValue[c.Value] = zoneOf(i, lo, hi)
 	}
 	return g, true
+}
+
+// hardEnd reports whether the extreme value of a table of numbers, pooled
+// count a, with its neighbour's b, is a hard end (HardEndCount).
+func hardEnd(end, next stat.Cell) bool {
+	a, b := float64(end.P+end.Q), float64(next.P+next.Q)
+	return a*a >= HardEndCount*b
 }
 
 // ZoneDependence returns how much of a statistic's order-λ evidence rests

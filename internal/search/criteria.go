@@ -42,11 +42,12 @@ type RenyiFinding struct {
 	Screening renyi.Result
 	Grouping  stat.Grouping
 	Event     bool
-	// Zones are the end zones of real or ranged outputs (renyi.EndZones),
+	// Zones are the end zones of real outputs or numbers (renyi.EndZones),
 	// counted with the statistic (their stat.Product) to measure how much
 	// of the evidence lies at or beyond the screening's extremes
 	// (renyi.ZoneShare) and how much the statistic's rests on them
-	// (renyi.ZoneDependence); no groups for a table of values.
+	// (renyi.ZoneDependence); no groups for values that are not numbers,
+	// or numbers whose ends are the support's own (renyi.HardEndCount).
 	Zones stat.Grouping
 	// Ranged is set for ranges of numbers (stat.Table.Values): an event of
 	// one integer at an end of a bounded support (randomized response over

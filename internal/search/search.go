@@ -45,7 +45,7 @@ type Criterion[D, F any] interface {
 // lower bound.
 type Score struct {
 	Estimate, StdErr, LowerBound float64
-	// TailShare is, for a Rényi confirmation of real or ranged outputs, the
+	// TailShare is, for a Rényi confirmation of real outputs or numbers, the
 	// share of the order-λ evidence in the end zones at and beyond the
 	// screening's most extreme outputs (renyi.ZoneShare); see
 	// [Outcome.Unresolved].

@@ -252,18 +252,39 @@ func Pooled(t, held *Table) *Table {
 	return out
 }
 
-// Product is the grouping of a partition's cells by both a and b, which
-// must group the cells of the same partition: cell c is in group
-// a.OfCell[c]·b.Groups + b.OfCell[c]. Counting it counts both groupings
-// and their intersections in one lookup. It panics if a and b do not
-// group the same partition's cells.
+// Product is the grouping by both a and b, which must group the cells of
+// the same partition, or both values: cell (or value) c is in group
+// a(c)·b.Groups + b(c), a value listed by neither in a.Unlisted·b.Groups +
+// b.Unlisted. Counting it counts both groupings and their intersections in
+// one lookup. It panics if a and b group different partitions' cells, or
+// one cells and the other values.
 func Product(a, b Grouping) Grouping {
+	if a.Partition == nil && b.Partition == nil {
+		return valueProduct(a, b)
+	}
 	if a.Partition == nil || a.Partition != b.Partition || len(a.OfCell) != len(b.OfCell) {
 		panic("stat: Product of groupings not of one partition's cells")
 	}
 	g := Grouping{Groups: a.Groups * b.Groups, Partition: a.Partition, OfCell: make([]int, len(a.OfCell))}
 	for c := range g.OfCell {
 		g.OfCell[c] = a.OfCell[c]*b.Groups + b.OfCell[c]
+	}
+	return g
+}
+
+// valueProduct is [Product] of two groupings of values.
+func valueProduct(a, b Grouping) Grouping {
+	of := func(g Grouping, v any) int {
+		if k, ok := g.OfValue[v]; ok {
+			return k
+		}
+		return g.Unlisted
+	}
+	g := Grouping{Groups: a.Groups * b.Groups, OfValue: make(map[any]int, len(a.OfValue)), Unlisted: a.Unlisted*b.Groups + b.Unlisted}
+	for _, m := range []map[any]int{a.OfValue, b.OfValue} {
+		for v := range m {
+			g.OfValue[v] = of(a, v)*b.Groups + of(b, v)
+		}
 	}
 	return g
 }

@@ -73,6 +73,34 @@ func TestProduct(t *testing.T) {
 	other := NewPartition(v, 4)
 	require.Panics(t, func() { Product(a, Grouping{Groups: 3, Partition: other, OfCell: []int{0, 1, 1, 2}}) })
 	require.Panics(t, func() { Product(Grouping{Groups: 2, OfValue: map[any]int{}}, b) })
+	require.Panics(t, func() { Product(a, Grouping{Groups: 2, OfValue: map[any]int{}}) })
+
+	// Groupings of values: a value either lists is in the product of its
+	// groups, one listed by neither in that of the Unlisted groups.
+	va := Grouping{Groups: 2, OfValue: map[any]int{"x": 1, "y": 0}, Unlisted: 1}
+	vb := Grouping{Groups: 3, OfValue: map[any]int{"y": 2, "z": 0}, Unlisted: 1}
+	vg := Product(va, vb)
+	require.Equal(t, 6, vg.Groups)
+	require.Equal(t, map[any]int{"x": 1*3 + 1, "y": 0*3 + 2, "z": 1*3 + 0}, vg.OfValue)
+	require.Equal(t, 1*3+1, vg.Unlisted)
+}
+
+// NumberOf reads discrete outputs of number types, and nothing else.
+func TestNumberOf(t *testing.T) {
+	for _, v := range []any{int(-3), int8(-3), int16(-3), int32(-3), int64(-3), float32(-3), float64(-3)} {
+		x, ok := NumberOf(v)
+		require.True(t, ok, "%T", v)
+		require.Equal(t, -3.0, x, "%T", v)
+	}
+	for _, v := range []any{uint(3), uint8(3), uint16(3), uint32(3), uint64(3)} {
+		x, ok := NumberOf(v)
+		require.True(t, ok, "%T", v)
+		require.Equal(t, 3.0, x, "%T", v)
+	}
+	for _, v := range []any{"3", true, Unlisted{}, struct{ A int }{3}, nil} {
+		_, ok := NumberOf(v)
+		require.False(t, ok, "%T", v)
+	}
 }
 
 // A table is dense from DenseCount outputs a value on average, sparse

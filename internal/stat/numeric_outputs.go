@@ -67,6 +67,39 @@ func AsFloat[O comparable]() func(O) float64 {
 	return f.(func(O) float64)
 }
 
+// NumberOf returns a discrete output's value as a float64 and true if it
+// is of a number type (an integer or a float, which have an order), and
+// false otherwise (strings, booleans, structs, and a table's [Unlisted]).
+func NumberOf(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int8:
+		return float64(x), true
+	case int16:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint:
+		return float64(x), true
+	case uint8:
+		return float64(x), true
+	case uint16:
+		return float64(x), true
+	case uint32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
 // Ranges turns the frequency tables of numeric outputs into a table of
 // ranges: a partition cut from the pooled values themselves (about
 // PilotPerCell·SparseCount of them a cell, atoms in cells of their own),
