@@ -41,3 +41,16 @@ func TestIsolatedLeast(t *testing.T) {
 	req.InDelta(t, 1-math.Cbrt(0.9), math.Exp(-m)*(1+m+m*m/2), 1e-9)
 	req.True(t, math.IsInf(isolatedLeast(0, 0.9), 1))
 }
+
+// Outputs print with four significant digits, and to two decimals at large
+// offsets, where four digits would not say where the output is.
+func TestValuePrintsWhereAnOutputIs(t *testing.T) {
+	req.Equal(t, "0.6145", value(0.61449))
+	req.Equal(t, "1234", value(1234.4))
+	req.Equal(t, "1099511627775.95", value(1099511627775.9521))
+	req.Equal(t, "-1000000.5", value(-1000000.5))
+	req.Equal(t, "12345", value(12345.0))
+	req.Equal(t, "1e+20", value(1e20))
+	req.Equal(t, "17", value(int64(17)))
+	req.Equal(t, "yes", value("yes"))
+}

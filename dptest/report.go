@@ -679,12 +679,19 @@ func (r Report) witnessText() string {
 	return fmt.Sprintf("X=%+v  Y=%+v", x.Interface(), y.Interface())
 }
 
-// value prints an output: numbers with four significant digits.
+// value prints an output: numbers with four significant digits, or to two
+// decimals from 10⁴ to 10¹⁵ in magnitude.
 func value(v any) string {
-	if f, ok := v.(float64); ok {
-		return num(f)
+	f, ok := v.(float64)
+	if !ok {
+		return fmt.Sprint(v)
 	}
-	return fmt.Sprint(v)
+	if a := math.Abs(f); a >= 1e4 && a < 1e15 {
+		// Four significant digits of an output at a large offset (a count
+		// near 2⁴⁰) would not say where it is: print it to two decimals.
+		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), ".")
+	}
+	return num(f)
 }
 
 // num prints a number with four significant digits.
