@@ -167,7 +167,7 @@ func TestZoneDependence(t *testing.T) {
 		require.Equal(t, 2, z.OfCell[len(z.OfCell)-1])
 		g := Group(screen, c.lambda, n, false)
 		p, q := GroupTotals(stat.TabulateCells(count(1), count(0)), stat.Product(g, z))
-		dependence := ZoneDependence(p, q, c.lambda)
+		dependence := ZoneDependence(p, q, c.lambda, false)
 		if c.tail {
 			require.Greater(t, dependence, 0.9, "%s λ=%v", c.name, c.lambda)
 		} else {
@@ -177,12 +177,15 @@ func TestZoneDependence(t *testing.T) {
 	// An event of the most extreme outputs, wholly in the upper zone, rests
 	// on it entirely; an atom at the end seen 400,000 times does not.
 	rest := []int64{8000, 983_700, 8000}
-	thin := ZoneDependence(append([]int64{0, 0, 300}, rest...), append([]int64{0, 0, 20}, rest...), 64)
+	thin := ZoneDependence(append([]int64{0, 0, 300}, rest...), append([]int64{0, 0, 20}, rest...), 64, false)
 	require.Greater(t, thin, 0.99)
-	atom := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 64)
+	atom := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 64, false)
 	require.Less(t, atom, 0.01)
+	// The same counts as the zones of a table of numbers are a tail's.
+	tail := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 64, true)
+	require.Greater(t, tail, 0.99)
 	// A group seen inside the zones on q's side only has no evidence there.
-	qOnly := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 5, 100_000, 8000, 884_000, 8000}, 64)
+	qOnly := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 5, 100_000, 8000, 884_000, 8000}, 64, false)
 	require.Greater(t, qOnly, 0.99)
 }
 

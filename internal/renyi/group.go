@@ -443,8 +443,8 @@ func hardEnd(end, next stat.Cell) bool {
 // p_{g,1}/q̃_{g,1} (0 if p_{g,1} = 0 < q_{g,1}; for a group wholly in the
 // zones: 1 if it holds fewer
 // than 4·GroupCount·λ² outputs, both sides, a thin tail such as an event
-// of the most extreme outputs; r_g otherwise, an atom at an end seen
-// often), the statistic's sum S = Σ_g p_g r_g^{λ−1} = Σ_g p_g^λ q̃_g^{1−λ}
+// of the most extreme outputs, or whatever it holds if onlyTails; r_g
+// otherwise, an atom at an end seen often), the statistic's sum S = Σ_g p_g r_g^{λ−1} = Σ_g p_g^λ q̃_g^{1−λ}
 // and the same sum at the ratios without the zones, S₁ = Σ_g p_g
 // r_{g,1}^{λ−1}, the dependence is
 //
@@ -461,7 +461,12 @@ func hardEnd(end, next stat.Cell) bool {
 // with λ − 1 (about 0.5 for a Laplace at λ = 64 and 8,192 outputs a zone).
 // ZoneShare measures the zones' own evidence instead: the two disagree
 // where the statistic's groups mix cells of the tail with cells inside.
-func ZoneDependence(p, q []int64, lambda float64) float64 {
+//
+// onlyTails is for the zones of a table of numbers (valueZones), which
+// are never atoms at an end (a hard end has no zone): a group of their
+// values, however often seen in all, is a tail's (the integers a
+// discrete Gaussian's shifted side alone reaches, grouped together).
+func ZoneDependence(p, q []int64, lambda float64, onlyTails bool) float64 {
 	logRatio := func(p, q int64) float64 { return math.Log(float64(p)) - math.Log(max(float64(q), 0.5)) }
 	var all, inner []float64
 	for g := 0; g+3 <= len(p); g += 3 {
@@ -477,7 +482,7 @@ func ZoneDependence(p, q []int64, lambda float64) float64 {
 			without = logRatio(p[g+1], q[g+1])
 		case q[g+1] > 0:
 			without = math.Inf(-1) // inside the zones the group is seen on q's side only
-		case float64(pg+qg) < 4*GroupCount*lambda*lambda:
+		case onlyTails || float64(pg+qg) < 4*GroupCount*lambda*lambda:
 			without = 0 // a thin group wholly in the zones: no evidence without them
 		}
 		all = append(all, math.Log(float64(pg))+(lambda-1)*full)

@@ -365,7 +365,7 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	var zp, zq []int64 // counts of the zones
 	if f.Zones.Groups > 0 {
 		if !f.Ranged {
-			dependence = renyi.ZoneDependence(cp, cq, par.Lambda)
+			dependence = renyi.ZoneDependence(cp, cq, par.Lambda, f.Zones.Partition == nil)
 		}
 		zp, zq = zoneTotals(cp), zoneTotals(cq)
 		cp, cq = sumZones(cp), sumZones(cq)
