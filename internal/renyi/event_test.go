@@ -344,6 +344,29 @@ func TestEndZonesOfNumbers(t *testing.T) {
 	require.Equal(t, 2, z.OfValue[int64(7)])
 	require.Equal(t, 2, z.Unlisted)
 
+	// An error sentinel far above the rest, drawn as often as the tail's
+	// last values together, is an atom: the tail behind it is the zone.
+	sentinel, sentinel2 := gauss(1), gauss(0)
+	sentinel[math.MaxInt64], sentinel2[math.MaxInt64] = 10, 10
+	z, ok = EndZones(tab(sentinel, sentinel2), 5, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 1, z.OfValue[int64(math.MaxInt64)], "the sentinel is an atom")
+	require.Equal(t, 2, z.OfValue[int64(7)], "the tail behind it is a zone")
+
+	// Integers beyond 2⁵³ keep their order (float64 would merge them).
+	far := func(m map[int64]int64) map[int64]int64 {
+		out := map[int64]int64{}
+		for x, c := range m {
+			out[1<<60+x] = c
+		}
+		return out
+	}
+	z, ok = EndZones(tab(far(gauss(1)), far(gauss(0))), 5, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 0, z.OfValue[int64(1<<60-6)])
+	require.Equal(t, 1, z.OfValue[int64(1<<60)])
+	require.Equal(t, 2, z.OfValue[int64(1<<60+7)])
+
 	// Integers drawn a few times each: an unseen value may lie anywhere.
 	wide, wide2 := map[int64]int64{}, map[int64]int64{}
 	for x := int64(0); x < 1000; x++ {

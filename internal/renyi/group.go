@@ -353,63 +353,51 @@ func zoneOf(i, lo, hi int) int {
 // HardEndCount: an end of a table of numbers is the support's own (a hard
 // end, no zone) when a value beyond its most extreme one, as much rarer
 // than it as it is than its neighbour (a²/b outputs, a and b their pooled
-// counts), would have been drawn at least HardEndCount times: the last
-// count of a bounded support (randomized response's k−1, a binomial's n,
-// a clamp's bound), not a tail thinning out (a discrete Gaussian's largest
+// counts, a < b), would have been drawn at least HardEndCount times: the
+// last count of a bounded support (a binomial's n, randomized response's
+// last category), not a tail thinning out (a discrete Gaussian's largest
 // values, seen a few times each). Seeing none where 20 are expected has
-// probability e^{−20}. A tail that falls off faster than geometrically
-// can pass for a hard end; its order-λ evidence beyond the last value
-// seen is then not examined.
+// probability e^{−20}. An extreme value seen at least as often as its
+// neighbour (a ≥ b: a clamp's bound, an error sentinel far beyond the
+// rest) is an atom, not an end: the tail, if any, is the run behind it. A
+// tail that falls off faster than geometrically can pass for a hard end;
+// its order-λ evidence beyond the last value seen is then not examined.
 const HardEndCount = 20
 
-// valueZones is EndZones of a table of values. Numbers are zoned in the
-// order of their values, each end's zone its run of extreme values in
-// which both sides expect GroupCount·λ² outputs, unless that end is hard
-// (HardEndCount): then it has no zone, its values counted with those
-// between. In a dense table (stat.Table.Dense) a value the screening
-// never saw is counted in a zone (the upper one when both ends have one):
-// drawn only later, it most likely lies beyond the extremes; in a sparser
-// one, whose values are drawn a few times each anywhere (and screened in
-// ranges as well), with those between. Values that are not numbers, a
-// table of one value, or two hard ends give no groups and true.
+// valueZones is EndZones of a table of values. Numbers are zoned in their
+// exact order (stat.NumberKey): each end's zone is its run of extreme
+// values in which both sides expect GroupCount·λ² outputs, taken behind
+// the end's atoms, unless that end is hard (HardEndCount); atoms and
+// hard ends are counted with the values between. In a dense table
+// (stat.Table.Dense) a value the screening never saw is counted in a zone
+// (the upper one when both ends have one): drawn only later, it most
+// likely lies beyond the extremes; in a sparser one, whose values are
+// drawn a few times each anywhere (and screened in ranges as well), with
+// those between. Values that are not numbers, a table of one value, or
+// no tail at either end give no groups and true.
 func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
-	xs := make([]float64, len(t.Cells))
-	for i, c := range t.Cells {
-		x, ok := stat.NumberOf(c.Value)
-		if !ok {
-			return stat.Grouping{}, true
-		}
-		xs[i] = x
-	}
-	if len(xs) < 2 {
+	cells, ok := sortedNumbers(t)
+	if !ok || len(cells) < 2 {
 		return stat.Grouping{}, true
 	}
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
-	cells := make([]stat.Cell, len(idx))
-	for i, k := range idx {
-		cells[i] = t.Cells[k]
-	}
-	last := len(cells) - 1
-	lowHard, highHard := hardEnd(cells[0], cells[1]), hardEnd(cells[last], cells[last-1])
-	if lowHard && highHard {
+	from, lowHard := tailStart(cells, 0, 1)
+	to, highHard := tailStart(cells, len(cells)-1, -1)
+	if lowHard && highHard || from >= to {
 		return stat.Grouping{}, true
 	}
 	need := GroupCount * lambda * lambda
 	if need > float64(n)/ZoneFraction {
 		return stat.Grouping{}, false
 	}
-	lo, hi := endRuns(cells, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
+	inner := cells[from : to+1]
+	lo, hi := endRuns(inner, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
 	if lowHard {
 		lo = -1
-	} else if lo < 0 || lo >= last {
+	} else if lo < 0 || lo >= len(inner)-1 {
 		return stat.Grouping{}, false
 	}
 	if highHard {
-		hi = len(cells)
+		hi = len(inner)
 	} else if hi <= 0 || hi <= lo {
 		return stat.Grouping{}, false
 	}
@@ -422,16 +410,60 @@ func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 		g.Unlisted = 2
 	}
 	for i, c := range cells {
-		g.OfValue[c.Value] = zoneOf(i, lo, hi)
+		g.OfValue[c.Value] = 1
+		if k := i - from; k >= 0 && k < len(inner) {
+			g.OfValue[c.Value] = zoneOf(k, lo, hi)
+		}
 	}
 	return g, true
 }
 
-// hardEnd reports whether the extreme value of a table of numbers, pooled
-// count a, with its neighbour's b, is a hard end (HardEndCount).
-func hardEnd(end, next stat.Cell) bool {
-	a, b := float64(end.P+end.Q), float64(next.P+next.Q)
-	return a*a >= HardEndCount*b
+// sortedNumbers returns the cells of a table of numbers in the exact order
+// of their values, and false if a value is not a number.
+func sortedNumbers(t *stat.Table) ([]stat.Cell, bool) {
+	type keyed struct {
+		key  stat.NumberKey
+		cell stat.Cell
+	}
+	ks := make([]keyed, len(t.Cells))
+	for i, c := range t.Cells {
+		k, ok := stat.NumberKeyOf(c.Value)
+		if !ok {
+			return nil, false
+		}
+		ks[i] = keyed{k, c}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int { return stat.CompareNumberKeys(a.key, b.key) })
+	cells := make([]stat.Cell, len(ks))
+	for i, k := range ks {
+		cells[i] = k.cell
+	}
+	return cells, true
+}
+
+// tailStart looks at one end of sorted cells (index from, step +1 from
+// the lower end, −1 from the upper), past an atom there (HardEndCount),
+// and returns where the end's tail starts, or, with hard, where the
+// support ends: at a hard value seen less often than its neighbour, at a
+// hard value behind the atom (a clamp's bound before the bulk), or at the
+// other end.
+func tailStart(cells []stat.Cell, from, step int) (int, bool) {
+	i := from
+	for k := 0; k < 2; k++ {
+		next := i + step
+		if next < 0 || next >= len(cells) {
+			return i, true
+		}
+		a, b := float64(cells[i].P+cells[i].Q), float64(cells[next].P+cells[next].Q)
+		switch {
+		case a*a < HardEndCount*b:
+			return i, false // a tail thinning out
+		case a < b || k == 1:
+			return i, true // the support's last value, or the bulk behind an atom
+		}
+		i = next // an atom: the tail, if any, lies behind it
+	}
+	return i, true
 }
 
 // ZoneDependence returns how much of a statistic's order-λ evidence rests

@@ -85,53 +85,26 @@ func TestProduct(t *testing.T) {
 	require.Equal(t, 1*3+1, vg.Unlisted)
 }
 
-// NumberOf reads discrete outputs of number types, and nothing else.
-func TestNumberOf(t *testing.T) {
-	for _, v := range []any{int(-3), int8(-3), int16(-3), int32(-3), int64(-3), float32(-3), float64(-3)} {
-		x, ok := NumberOf(v)
+// Number keys order discrete outputs of number kinds exactly, named types
+// and integers beyond 2⁵³ included, and nothing else.
+func TestNumberKeys(t *testing.T) {
+	type level int64
+	for _, v := range []any{int(-3), int8(-3), int16(-3), int32(-3), int64(-3), float32(-3), float64(-3), level(-3)} {
+		k, ok := NumberKeyOf(v)
 		require.True(t, ok, "%T", v)
-		require.Equal(t, -3.0, x, "%T", v)
+		require.Equal(t, -3.0, k.f, "%T", v)
 	}
-	for _, v := range []any{uint(3), uint8(3), uint16(3), uint32(3), uint64(3)} {
-		x, ok := NumberOf(v)
+	for _, v := range []any{uint(3), uint8(3), uint16(3), uint32(3), uint64(3), uintptr(3)} {
+		_, ok := NumberKeyOf(v)
 		require.True(t, ok, "%T", v)
-		require.Equal(t, 3.0, x, "%T", v)
 	}
 	for _, v := range []any{"3", true, Unlisted{}, struct{ A int }{3}, nil} {
-		_, ok := NumberOf(v)
+		_, ok := NumberKeyOf(v)
 		require.False(t, ok, "%T", v)
 	}
-}
-
-// A table is dense from DenseCount outputs a value on average, sparse
-// below SparseCount.
-func TestDenseAndSparse(t *testing.T) {
-	table := func(perValue int64) *Table {
-		return &Table{Cells: []Cell{{1, 0, 0}, {2, 0, 0}}, NP: perValue, NQ: perValue}
-	}
-	require.True(t, table(DenseCount).Dense())
-	require.False(t, table(DenseCount-1).Dense())
-	require.True(t, table(SparseCount-1).Sparse())
-	require.False(t, table(SparseCount).Sparse())
-}
-
-// Smoothed sums each cell's smallest window of neighbours holding the
-// count asked, in the partition's order; unseen cells get their window too.
-func TestSmoothed(t *testing.T) {
-	v := normalSample(4, 1000, 0, 1)
-	slices.Sort(v)
-	p := NewPartition(v, 5)
-	tab := &Table{NP: 100, NQ: 100, Partition: p, Cells: []Cell{{0, 10, 0}, {2, 0, 3}, {4, 50, 1}}}
-	s := Smoothed(tab, 12)
-	byCell := map[int]Cell{}
-	for _, c := range s.Cells {
-		byCell[c.Value.(int)] = c
-	}
-	require.Len(t, byCell, 5)
-	require.Equal(t, Cell{0, 10, 3}, byCell[0], "window 0…2 (the window is clipped at the end)")
-	require.Equal(t, Cell{1, 10, 3}, byCell[1], "window 0…2")
-	require.Equal(t, Cell{2, 60, 4}, byCell[2], "window 0…4: 1…3 holds 3")
-	require.Equal(t, Cell{4, 50, 1}, byCell[4], "its own count suffices")
-	require.Equal(t, int64(100), s.NP)
-	require.Nil(t, Smoothed(&Table{NP: 1, NQ: 1}, 12), "values have no order to smooth along")
+	key := func(v any) NumberKey { k, _ := NumberKeyOf(v); return k }
+	require.Equal(t, -1, CompareNumberKeys(key(int64(1<<62)), key(int64(1<<62+1))), "beyond 2⁵³ as integers")
+	require.Equal(t, 1, CompareNumberKeys(key(uint64(1<<63+1)), key(uint64(1<<63))))
+	require.Equal(t, 0, CompareNumberKeys(key(level(5)), key(level(5))))
+	require.Equal(t, -1, CompareNumberKeys(key(0.5), key(0.75)))
 }

@@ -3,6 +3,7 @@ package stat
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -67,37 +68,42 @@ func AsFloat[O comparable]() func(O) float64 {
 	return f.(func(O) float64)
 }
 
-// NumberOf returns a discrete output's value as a float64 and true if it
-// is of a number type (an integer or a float, which have an order), and
-// false otherwise (strings, booleans, structs, and a table's [Unlisted]).
-func NumberOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
+// NumberKey is the exact order of a discrete output of a number kind (an
+// integer or a float, of a named type or not): integers compare as
+// integers, not through float64, which merges those beyond 2⁵³.
+type NumberKey struct {
+	class int // 1 signed, 2 unsigned, 3 float
+	i     int64
+	u     uint64
+	f     float64
+}
+
+// NumberKeyOf returns v's NumberKey and true if v is of a number kind, and
+// false otherwise (strings, booleans, structs, a table's [Unlisted]).
+func NumberKeyOf(v any) (NumberKey, bool) {
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return NumberKey{class: 1, i: r.Int(), f: float64(r.Int())}, true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return NumberKey{class: 2, u: r.Uint(), f: float64(r.Uint())}, true
+	case reflect.Float32, reflect.Float64:
+		return NumberKey{class: 3, f: r.Float()}, true
 	}
-	return 0, false
+	return NumberKey{}, false
+}
+
+// CompareNumberKeys orders two keys: exactly when both are signed or both
+// unsigned integers (the outputs of one mechanism are of one type), by
+// their float64 values otherwise.
+func CompareNumberKeys(a, b NumberKey) int {
+	switch {
+	case a.class == 1 && b.class == 1:
+		return cmp.Compare(a.i, b.i)
+	case a.class == 2 && b.class == 2:
+		return cmp.Compare(a.u, b.u)
+	}
+	return cmp.Compare(a.f, b.f)
 }
 
 // Ranges turns the frequency tables of numeric outputs into a table of
