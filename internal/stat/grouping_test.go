@@ -108,3 +108,17 @@ func TestNumberKeys(t *testing.T) {
 	require.Equal(t, 0, CompareNumberKeys(key(level(5)), key(level(5))))
 	require.Equal(t, -1, CompareNumberKeys(key(0.5), key(0.75)))
 }
+
+// AsFloat converts outputs of number types, named ones too, and no others.
+func TestAsFloat(t *testing.T) {
+	type level int64
+	type weight float32
+	type flag uint8
+	require.Equal(t, -3.0, AsFloat[level]()(-3))
+	require.Equal(t, 0.5, AsFloat[weight]()(0.5))
+	require.Equal(t, 7.0, AsFloat[flag]()(7))
+	require.Equal(t, 7.0, AsFloat[int32]()(7))
+	require.Nil(t, AsFloat[string]())
+	require.Nil(t, AsFloat[bool]())
+	require.Nil(t, AsFloat[struct{ A int }]())
+}

@@ -33,8 +33,8 @@ func (t *Table) Dense() bool {
 }
 
 // AsFloat returns the conversion of outputs of type O to float64 if O is a
-// number type (an integer or a float, which have an order), and nil
-// otherwise.
+// number type (an integer or a float, which have an order; a named one
+// too), and nil otherwise.
 func AsFloat[O comparable]() func(O) float64 {
 	var f any
 	switch any(*new(O)).(type) {
@@ -63,9 +63,23 @@ func AsFloat[O comparable]() func(O) float64 {
 	case uint64:
 		f = func(v uint64) float64 { return float64(v) }
 	default:
-		return nil
+		return namedAsFloat[O]()
 	}
 	return f.(func(O) float64)
+}
+
+// namedAsFloat is AsFloat for a named number type (type level int64), by
+// reflection, and nil for any other type.
+func namedAsFloat[O comparable]() func(O) float64 {
+	switch reflect.TypeFor[O]().Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(v O) float64 { return float64(reflect.ValueOf(v).Int()) }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(v O) float64 { return float64(reflect.ValueOf(v).Uint()) }
+	case reflect.Float32, reflect.Float64:
+		return func(v O) float64 { return reflect.ValueOf(v).Float() }
+	}
+	return nil
 }
 
 // NumberKey is the exact order of a discrete output of a number kind (an
