@@ -297,7 +297,11 @@ const ZoneFraction = 20
 // screening saw. A table of numbers (discrete outputs of a number type) is
 // zoned the same way in the order of its values ([valueZones]); a table
 // of other values returns a grouping of no groups and true: they have no
-// order, so no end. For a table whose ends cannot hold that many outputs,
+// order, so no end. A table of numbers has no zone at an end that is its
+// support's own, and an atom at an end is not one (HardEndCount); with no
+// zone at either end, EndZones returns no groups and true. (Ranges of
+// numbers, cut to equal counts, cannot show an end's fall-off: their ends
+// are open, as real outputs'.) For a table whose ends cannot hold that many outputs,
 // or when a zone would hold more than 1/ZoneFraction of them (λ large for
 // n), it returns no groups and false: the tail the order λ weights cannot
 // be examined.
@@ -306,19 +310,52 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 		return valueZones(t, lambda, n)
 	}
 	cells := allCells(t)
+	zones, has, ok := zonesOf(cells, t, lambda, n, false)
+	if !has {
+		return stat.Grouping{}, ok
+	}
+	return stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: zones}, true
+}
+
+// zonesOf returns the zone (0, 1 or 2) of each of cells, in the outputs'
+// order, of table t (EndZones), and whether there are zones and whether
+// the ends are reachable. For numbers (a table of values, or of ranges of
+// them), an end that is the support's own has no zone, and an atom at an
+// end is not one (tailStart); no zone at either end is no groups and
+// reachable.
+func zonesOf(cells []stat.Cell, t *stat.Table, lambda float64, n int, numbers bool) (zones []int, has, ok bool) {
+	from, to, lowHard, highHard := 0, len(cells)-1, false, false
+	if numbers {
+		from, lowHard = tailStart(cells, 0, 1)
+		to, highHard = tailStart(cells, len(cells)-1, -1)
+		if lowHard && highHard || from >= to {
+			return nil, false, true
+		}
+	}
 	need := GroupCount * lambda * lambda
 	if need > float64(n)/ZoneFraction {
-		return stat.Grouping{}, false
+		return nil, false, false
 	}
-	lo, hi := endRuns(cells, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
-	if lo < 0 || hi < 0 || lo >= hi {
-		return stat.Grouping{}, false
+	inner := cells[from : to+1]
+	lo, hi := endRuns(inner, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
+	if lowHard {
+		lo = -1
+	} else if lo < 0 || lo >= len(inner)-1 {
+		return nil, false, false
 	}
-	g := stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: make([]int, len(cells))}
-	for i := range g.OfCell {
-		g.OfCell[i] = zoneOf(i, lo, hi)
+	if highHard {
+		hi = len(inner)
+	} else if hi <= 0 || hi <= lo {
+		return nil, false, false
 	}
-	return g, true
+	zones = make([]int, len(cells))
+	for i := range zones {
+		zones[i] = 1
+		if k := i - from; k >= 0 && k < len(inner) {
+			zones[i] = zoneOf(k, lo, hi)
+		}
+	}
+	return zones, true, true
 }
 
 // endRuns returns the index of the last cell of the run from each end of
@@ -380,40 +417,20 @@ func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if !ok || len(cells) < 2 {
 		return stat.Grouping{}, true
 	}
-	from, lowHard := tailStart(cells, 0, 1)
-	to, highHard := tailStart(cells, len(cells)-1, -1)
-	if lowHard && highHard || from >= to {
-		return stat.Grouping{}, true
-	}
-	need := GroupCount * lambda * lambda
-	if need > float64(n)/ZoneFraction {
-		return stat.Grouping{}, false
-	}
-	inner := cells[from : to+1]
-	lo, hi := endRuns(inner, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
-	if lowHard {
-		lo = -1
-	} else if lo < 0 || lo >= len(inner)-1 {
-		return stat.Grouping{}, false
-	}
-	if highHard {
-		hi = len(inner)
-	} else if hi <= 0 || hi <= lo {
-		return stat.Grouping{}, false
+	zones, has, ok := zonesOf(cells, t, lambda, n, true)
+	if !has {
+		return stat.Grouping{}, ok
 	}
 	g := stat.Grouping{Groups: 3, OfValue: make(map[any]int, len(cells)), Unlisted: 1}
 	switch {
 	case !t.Dense(): // most values are drawn once, anywhere
-	case highHard:
-		g.Unlisted = 0
-	default:
+	case slices.Contains(zones, 2):
 		g.Unlisted = 2
+	default: // a hard upper end
+		g.Unlisted = 0
 	}
 	for i, c := range cells {
-		g.OfValue[c.Value] = 1
-		if k := i - from; k >= 0 && k < len(inner) {
-			g.OfValue[c.Value] = zoneOf(k, lo, hi)
-		}
+		g.OfValue[c.Value] = zones[i]
 	}
 	return g, true
 }
