@@ -319,10 +319,9 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 
 // zonesOf returns the zone (0, 1 or 2) of each of cells, in the outputs'
 // order, of table t (EndZones), and whether there are zones and whether
-// the ends are reachable. For numbers (a table of values, or of ranges of
-// them), an end that is the support's own has no zone, and an atom at an
-// end is not one (tailStart); no zone at either end is no groups and
-// reachable.
+// the ends are reachable. For numbers (a table of values), an end that is
+// the support's own has no zone, and an atom at an end is not one
+// (tailStart); no zone at either end is no groups and reachable.
 func zonesOf(cells []stat.Cell, t *stat.Table, lambda float64, n int, numbers bool) (zones []int, has, ok bool) {
 	from, to, lowHard, highHard := 0, len(cells)-1, false, false
 	if numbers {
@@ -512,9 +511,12 @@ func tailStart(cells []stat.Cell, from, step int) (int, bool) {
 // where the statistic's groups mix cells of the tail with cells inside.
 //
 // onlyTails is for the zones of a table of numbers (valueZones), which
-// are never atoms at an end (a hard end has no zone): a group of their
-// values, however often seen in all, is a tail's (the integers a
-// discrete Gaussian's shifted side alone reaches, grouped together).
+// leave out the ends that are their support's own and the atoms at them
+// (HardEndCount): a group of their values, however often seen in all, is
+// taken as a tail's (the integers a discrete Gaussian's shifted side
+// alone reaches, grouped together). An extreme value seen often but not
+// enough to be judged the support's end counts as a tail's too: its
+// audits at high orders are inconclusive.
 func ZoneDependence(p, q []int64, lambda float64, onlyTails bool) float64 {
 	logRatio := func(p, q int64) float64 { return math.Log(float64(p)) - math.Log(max(float64(q), 0.5)) }
 	var all, inner []float64

@@ -69,7 +69,9 @@ func AsFloat[O comparable]() func(O) float64 {
 }
 
 // namedAsFloat is AsFloat for a named number type (type level int64), by
-// reflection, and nil for any other type.
+// reflection, and nil for any other type. It reflects on every output it
+// converts (boxing it, an allocation beyond the smallest integers): correct,
+// and slower than a built-in type's conversion in the counting loops.
 func namedAsFloat[O comparable]() func(O) float64 {
 	switch reflect.TypeFor[O]().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
