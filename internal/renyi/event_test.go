@@ -367,6 +367,19 @@ func TestEndZonesOfNumbers(t *testing.T) {
 	require.Equal(t, 1, z.OfValue[int64(1<<60)])
 	require.Equal(t, 2, z.OfValue[int64(1<<60+7)])
 
+	// Two values drawn as often: atoms both, no tail at either end.
+	z, ok = EndZones(tab(map[int64]int64{0: 5000, 1: 5000}, map[int64]int64{0: 5000, 1: 5000}), 20, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 0, z.Groups)
+	// A mode at the lower end (a count whose zero is likeliest) is the
+	// support's end; the thin upper end is a tail.
+	mode := map[int64]int64{0: 50_000, 1: 30_000, 2: 12_000, 3: 4_000, 4: 1_000, 5: 200, 6: 30, 7: 4, 8: 1}
+	z, ok = EndZones(tab(mode, mode), 5, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 1, z.OfValue[int64(0)], "the mode at the end is not a zone")
+	require.Equal(t, 2, z.OfValue[int64(8)])
+	require.Equal(t, 2, z.Unlisted)
+
 	// Integers drawn a few times each: an unseen value may lie anywhere.
 	wide, wide2 := map[int64]int64{}, map[int64]int64{}
 	for x := int64(0); x < 1000; x++ {
