@@ -301,10 +301,10 @@ const ZoneFraction = 20
 // support's own, and an atom at an end is not one (HardEndCount); with no
 // zone at either end, EndZones returns no groups and true. (Ranges of
 // numbers, cut to equal counts, cannot show an end's fall-off: their ends
-// are open, as real outputs'.) For a table whose ends cannot hold that many outputs,
-// or when a zone would hold more than 1/ZoneFraction of them (λ large for
-// n), it returns no groups and false: the tail the order λ weights cannot
-// be examined.
+// are open, as real outputs'.) For a table whose ends cannot hold that
+// many outputs, or when a zone would hold more than 1/ZoneFraction of them
+// (λ large for n), it returns no groups and false: the tail the order λ
+// weights cannot be examined.
 func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if t.Partition == nil {
 		return valueZones(t, lambda, n)
@@ -406,7 +406,7 @@ const HardEndCount = 20
 // the end's atoms, unless that end is hard (HardEndCount); atoms and
 // hard ends are counted with the values between. In a dense table
 // (stat.Table.Dense) a value the screening never saw is counted in a zone
-// (the upper one when both ends have one): drawn only later, it most
+// (the upper one whenever there is one): drawn only later, it most
 // likely lies beyond the extremes; in a sparser one, whose values are
 // drawn a few times each anywhere (and screened in ranges as well), with
 // those between. Values that are not numbers, a table of one value, or
@@ -492,9 +492,9 @@ func tailStart(cells []stat.Cell, from, step int) (int, bool) {
 // zones: 1 if it holds fewer
 // than 4·GroupCount·λ² outputs, both sides, a thin tail such as an event
 // of the most extreme outputs, or whatever it holds if onlyTails; r_g
-// otherwise, an atom at an end seen often), the statistic's sum S = Σ_g p_g r_g^{λ−1} = Σ_g p_g^λ q̃_g^{1−λ}
-// and the same sum at the ratios without the zones, S₁ = Σ_g p_g
-// r_{g,1}^{λ−1}, the dependence is
+// otherwise, an atom at an end seen often), the statistic's sum
+// S = Σ_g p_g r_g^{λ−1} = Σ_g p_g^λ q̃_g^{1−λ} and the same sum at the
+// ratios without the zones, S₁ = Σ_g p_g r_{g,1}^{λ−1}, the dependence is
 //
 //	1 − S₁/S   (0 if S₁ ≥ S):
 //
@@ -515,8 +515,9 @@ func tailStart(cells []stat.Cell, from, step int) (int, bool) {
 // (HardEndCount): a group of their values, however often seen in all, is
 // taken as a tail's (the integers a discrete Gaussian's shifted side
 // alone reaches, grouped together). An extreme value seen often but not
-// enough to be judged the support's end counts as a tail's too: its
-// audits at high orders are inconclusive.
+// often enough to be judged the support's end counts as a tail's too, and
+// its audits can end inconclusive (a count of two randomized-response bits
+// at ε₀ = 5.3, whose top value is drawn 5,000 times a million, at λ = 2).
 func ZoneDependence(p, q []int64, lambda float64, onlyTails bool) float64 {
 	logRatio := func(p, q int64) float64 { return math.Log(float64(p)) - math.Log(max(float64(q), 0.5)) }
 	var all, inner []float64

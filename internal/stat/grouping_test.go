@@ -85,6 +85,39 @@ func TestProduct(t *testing.T) {
 	require.Equal(t, 1*3+1, vg.Unlisted)
 }
 
+// A table is dense from DenseCount outputs a value on average, sparse
+// below SparseCount.
+func TestDenseAndSparse(t *testing.T) {
+	table := func(perValue int64) *Table {
+		return &Table{Cells: []Cell{{1, 0, 0}, {2, 0, 0}}, NP: perValue, NQ: perValue}
+	}
+	require.True(t, table(DenseCount).Dense())
+	require.False(t, table(DenseCount-1).Dense())
+	require.True(t, table(SparseCount-1).Sparse())
+	require.False(t, table(SparseCount).Sparse())
+}
+
+// Smoothed sums each cell's smallest window of neighbours holding the
+// count asked, in the partition's order; unseen cells get their window too.
+func TestSmoothed(t *testing.T) {
+	v := normalSample(4, 1000, 0, 1)
+	slices.Sort(v)
+	p := NewPartition(v, 5)
+	tab := &Table{NP: 100, NQ: 100, Partition: p, Cells: []Cell{{0, 10, 0}, {2, 0, 3}, {4, 50, 1}}}
+	s := Smoothed(tab, 12)
+	byCell := map[int]Cell{}
+	for _, c := range s.Cells {
+		byCell[c.Value.(int)] = c
+	}
+	require.Len(t, byCell, 5)
+	require.Equal(t, Cell{0, 10, 3}, byCell[0], "window 0…2 (the window is clipped at the end)")
+	require.Equal(t, Cell{1, 10, 3}, byCell[1], "window 0…2")
+	require.Equal(t, Cell{2, 60, 4}, byCell[2], "window 0…4: 1…3 holds 3")
+	require.Equal(t, Cell{4, 50, 1}, byCell[4], "its own count suffices")
+	require.Equal(t, int64(100), s.NP)
+	require.Nil(t, Smoothed(&Table{NP: 1, NQ: 1}, 12), "values have no order to smooth along")
+}
+
 // Number keys order discrete outputs of number kinds exactly, named types
 // and integers beyond 2⁵³ included, and nothing else.
 func TestNumberKeys(t *testing.T) {
