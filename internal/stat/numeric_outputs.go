@@ -68,20 +68,19 @@ func AsFloat[O comparable]() func(O) float64 {
 	return f.(func(O) float64)
 }
 
-// namedAsFloat is AsFloat for a named number type (type level int64), by
-// reflection, and nil for any other type. It reflects on every output it
-// converts (boxing it, an allocation beyond the smallest integers): correct,
-// and slower than a built-in type's conversion in the counting loops.
+// namedAsFloat is AsFloat for a named number type (type level int64),
+// through its NumberKey, and nil for any other type. It reflects on every
+// output it converts (boxing it, an allocation beyond the smallest
+// integers): correct, and slower than a built-in type's conversion in the
+// counting loops.
 func namedAsFloat[O comparable]() func(O) float64 {
-	switch reflect.TypeFor[O]().Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(v O) float64 { return float64(reflect.ValueOf(v).Int()) }
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return func(v O) float64 { return float64(reflect.ValueOf(v).Uint()) }
-	case reflect.Float32, reflect.Float64:
-		return func(v O) float64 { return reflect.ValueOf(v).Float() }
+	if _, ok := NumberKeyOf(*new(O)); !ok {
+		return nil
 	}
-	return nil
+	return func(v O) float64 {
+		k, _ := NumberKeyOf(v)
+		return k.f
+	}
 }
 
 // NumberKey is the exact order of a discrete output of a number kind (an
