@@ -409,3 +409,37 @@ func TestIntegerTailsAreExamined(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rep.Violated)
 }
+
+// Tails need not lie at the ends of the order: the same discrete Gaussian
+// stored in a uint8 around 0 (as sums modulo 2ⁿ are) puts its bulk at
+// both ends and its tails beside the gap in the middle, and error
+// sentinels drawn 10⁻³ of the time at each end, two a side, sit beyond
+// gaps too. Claimed at half the truth at λ = 20, both once passed (bounds
+// 1.6–1.8, seeds 1–3); each side of a gap is now an end with its tail. At
+// λ = 2 the claim at the truth passes; a correct claim fails with
+// probability at most 10⁻⁴.
+func TestTailsBesideGapsAreExamined(t *testing.T) {
+	gauss := discreteGaussian(2)
+	wrapped := dptest.Discrete(func(r *rand.Rand, c int64) uint8 { return uint8(gauss(r, c)) }).
+		WithPairs(fixtures.Pair[int64]{X: 1, Y: 0})
+	sentinels := dptest.Discrete(func(r *rand.Rand, c int64) int64 {
+		switch u := r.Float64(); {
+		case u < 1e-3:
+			return math.MinInt64
+		case u < 2e-3:
+			return math.MinInt64 + 1
+		case u < 3e-3:
+			return math.MaxInt64 - 1
+		case u < 4e-3:
+			return math.MaxInt64
+		}
+		return gauss(r, c)
+	}).WithPairs(fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
+	for _, m := range []dptest.Mechanism[int64]{wrapped, sentinels} {
+		_, err := dptest.AuditRDP(m, 20, 2.5, dptest.Samples(1_000_000), dptest.Seed(302))
+		require.ErrorIs(t, err, dptest.ErrInconclusive)
+		rep, err := dptest.AuditRDP(m, 2, 0.5, dptest.Samples(1_000_000), dptest.Seed(303))
+		require.NoError(t, err)
+		require.False(t, rep.Violated)
+	}
+}

@@ -402,3 +402,98 @@ func TestEndZonesOfNumbers(t *testing.T) {
 	_, ok = EndZones(tab(gauss(1), gauss(0)), 256, 100_000)
 	require.False(t, ok, "2·256² outputs per side and end are more than 100,000 draws hold")
 }
+
+// Every end of the observed support has a tail or not, the two sides of
+// each gap inside it as much as the table's own two.
+func TestZonesBesideGaps(t *testing.T) {
+	tab := func(p, q map[uint64]int64) *stat.Table {
+		fp, fq := stat.NewFreq[uint64](), stat.NewFreq[uint64]()
+		for v, c := range p {
+			fp.Counts[v], fp.N = c, fp.N+c
+		}
+		for v, c := range q {
+			fq.Counts[v], fq.N = c, fq.N+c
+		}
+		return stat.Tabulate(fp, fq)
+	}
+	// Counts of N_Z(shift, 2) in 100,000 draws, rounded, at value
+	// origin + x (wrapping modulo 2⁶⁴ as unsigned integers do).
+	gauss := func(origin uint64, shift int64, into map[uint64]int64) map[uint64]int64 {
+		if into == nil {
+			into = map[uint64]int64{}
+		}
+		for x := int64(-7); x <= 8; x++ {
+			d := float64(x - shift)
+			if c := int64(math.Round(1e5 * math.Exp(-d*d/4) / math.Sqrt(4*math.Pi))); c > 0 {
+				into[origin+uint64(x)] += c
+			}
+		}
+		return into
+	}
+	wrap := func(shift int64) map[uint64]int64 {
+		m := map[uint64]int64{}
+		for v, c := range gauss(0, shift, nil) {
+			m[uint64(uint8(v))] = c
+		}
+		return m
+	}
+	// A discrete Gaussian around 0 stored in a uint8: both ends of the
+	// order are its bulk, its tails face each other across the middle.
+	z, ok := EndZones(tab(wrap(1), wrap(0)), 5, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, 3, z.Groups)
+	require.Equal(t, 1, z.OfValue[uint64(0)])
+	require.Equal(t, 1, z.OfValue[uint64(255)], "−1 wrapped is the bulk")
+	require.Equal(t, 2, z.OfValue[uint64(7)], "the upper tail, before the gap")
+	require.Equal(t, 0, z.OfValue[uint64(249)], "the lower tail, −7 wrapped, after it")
+
+	// A tuple flattened to kind·1000 + value: a block per kind, and each
+	// block's two tails.
+	p, q := gauss(0, 1, nil), gauss(0, 0, nil)
+	gauss(1000, 1, p)
+	gauss(1000, 0, q)
+	z, ok = EndZones(tab(p, q), 5, 1_000_000)
+	require.True(t, ok)
+	for _, v := range []uint64{uint64(1<<64 - 6), 1000 - 6} {
+		require.Equal(t, 0, z.OfValue[v], "%d", v)
+	}
+	for _, v := range []uint64{7, 1007} {
+		require.Equal(t, 2, z.OfValue[v], "%d", v)
+	}
+	require.Equal(t, 1, z.OfValue[uint64(1000)])
+
+	// Outskirts past a value never drawn are the tail's; a sentinel
+	// pair at each end, drawn often, is an atom, as a block at λ = 5 and
+	// as a fragment at λ = 20.
+	const o = 1 << 40
+	p, q = gauss(o, 1, nil), gauss(o, 0, nil)
+	p[o+10] = 1
+	sentinels := []uint64{0, 1, 1<<64 - 2, 1<<64 - 1}
+	for _, v := range sentinels {
+		p[v], q[v] = 10, 10
+	}
+	for _, lambda := range []float64{5, 20} {
+		z, ok = EndZones(tab(p, q), lambda, 1_000_000)
+		require.True(t, ok)
+		require.Equal(t, 2, z.OfValue[uint64(o+10)], "λ = %g: beyond the missing 8 and 9", lambda)
+		require.Equal(t, 2, z.OfValue[uint64(o+7)], "λ = %g", lambda)
+		require.Equal(t, 0, z.OfValue[uint64(o-6)], "λ = %g", lambda)
+		for _, v := range sentinels {
+			require.Equal(t, 1, z.OfValue[v], "λ = %g: the sentinel %d", lambda, v)
+		}
+	}
+
+	// A small second mode, a block whose two zones would overlap, is a
+	// tail wholly; the main block keeps its zones.
+	p, q = gauss(0, 1, nil), gauss(0, 0, nil)
+	for v, c := range map[uint64]int64{5000: 3, 5001: 40, 5002: 3} {
+		p[v], q[v] = c, c
+	}
+	z, ok = EndZones(tab(p, q), 5, 1_000_000)
+	require.True(t, ok)
+	for _, v := range []uint64{5000, 5001, 5002} {
+		require.Equal(t, 2, z.OfValue[v], "%d", v)
+	}
+	require.Equal(t, 1, z.OfValue[uint64(0)])
+	require.Equal(t, 2, z.OfValue[uint64(7)])
+}

@@ -295,11 +295,13 @@ const ZoneFraction = 20
 // scaled; a partition with fewer cells than that gives no zones), group 1
 // the cells between. Zones are the outputs at and beyond the extremes the
 // screening saw. A table of numbers (discrete outputs of a number type) is
-// zoned the same way in the order of its values ([valueZones]); a table
-// of other values returns a grouping of no groups and true: they have no
-// order, so no end. A table of numbers has no zone at an end that is its
-// support's own, and an atom at an end is not one (HardEndCount); with no
-// zone at either end, EndZones returns no groups and true. (Ranges of
+// zoned the same way in the order of its values, at the two sides of each
+// gap in its observed support as at its two ends ([valueZones],
+// [numberZones]); a table of other values returns a grouping of no groups
+// and true: they have no order, so no end. A table of numbers has no zone
+// at an end that is its support's own, and an atom at an end is not one
+// (HardEndCount); with no zone at any end, EndZones returns no groups and
+// true. (Ranges of
 // numbers, cut to equal counts, cannot show an end's fall-off: their ends
 // are open, as real outputs'.) For a table whose ends cannot hold that
 // many outputs, or when a zone would hold more than 1/ZoneFraction of them
@@ -309,8 +311,12 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if t.Partition == nil {
 		return valueZones(t, lambda, n)
 	}
-	cells := allCells(t)
-	zones, has, ok := zonesOf(cells, t, lambda, n, false)
+	need := GroupCount * lambda * lambda
+	if need > float64(n)/ZoneFraction {
+		return stat.Grouping{}, false
+	}
+	sp, sq := float64(n)/float64(t.NP), float64(n)/float64(t.NQ)
+	zones, has, ok := zonesOf(allCells(t), sp, sq, need, false)
 	if !has {
 		return stat.Grouping{}, ok
 	}
@@ -318,11 +324,13 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 }
 
 // zonesOf returns the zone (0, 1 or 2) of each of cells, in the outputs'
-// order, of table t (EndZones), and whether there are zones and whether
-// the ends are reachable. For numbers (a table of values), an end that is
-// the support's own has no zone, and an atom at an end is not one
-// (tailStart); no zone at either end is no groups and reachable.
-func zonesOf(cells []stat.Cell, t *stat.Table, lambda float64, n int, numbers bool) (zones []int, has, ok bool) {
+// order (EndZones), each side's counts scaled by sp and sq to the sample
+// the zones are for, each end's zone its run in which both sides expect
+// need outputs; and whether there are zones and whether the ends are
+// reachable. For numbers (a run of a table of values, [numberZones]), an
+// end that is the support's own has no zone, and an atom at an end is not
+// one (tailStart); no zone at either end is no zones and reachable.
+func zonesOf(cells []stat.Cell, sp, sq, need float64, numbers bool) (zones []int, has, ok bool) {
 	from, to, lowHard, highHard := 0, len(cells)-1, false, false
 	if numbers {
 		from, lowHard = tailStart(cells, 0, 1)
@@ -331,12 +339,8 @@ func zonesOf(cells []stat.Cell, t *stat.Table, lambda float64, n int, numbers bo
 			return nil, false, true
 		}
 	}
-	need := GroupCount * lambda * lambda
-	if need > float64(n)/ZoneFraction {
-		return nil, false, false
-	}
 	inner := cells[from : to+1]
-	lo, hi := endRuns(inner, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), need)
+	lo, hi := endRuns(inner, sp, sq, need)
 	if lowHard {
 		lo = -1
 	} else if lo < 0 || lo >= len(inner)-1 {
@@ -384,102 +388,6 @@ func zoneOf(i, lo, hi int) int {
 		return 2
 	}
 	return 1
-}
-
-// HardEndCount: an end of a table of numbers is the support's own (a hard
-// end, no zone) when a value beyond its most extreme one, as much rarer
-// than it as it is than its neighbour (a²/b outputs, a and b their pooled
-// counts, a < b), would have been drawn at least HardEndCount times: the
-// last count of a bounded support (a binomial's n, randomized response's
-// last category), not a tail thinning out (a discrete Gaussian's largest
-// values, seen a few times each). Seeing none where 20 are expected has
-// probability e^{−20}. An extreme value seen at least as often as its
-// neighbour (a ≥ b: a clamp's bound, an error sentinel far beyond the
-// rest) is an atom, not an end: the tail, if any, is the run behind it. A
-// tail that falls off faster than geometrically can pass for a hard end;
-// its order-λ evidence beyond the last value seen is then not examined.
-const HardEndCount = 20
-
-// valueZones is EndZones of a table of values. Numbers are zoned in their
-// exact order (stat.NumberKey): each end's zone is its run of extreme
-// values in which both sides expect GroupCount·λ² outputs, taken behind
-// the end's atoms, unless that end is hard (HardEndCount); atoms and
-// hard ends are counted with the values between. In a dense table
-// (stat.Table.Dense) a value the screening never saw is counted in a zone
-// (the upper one whenever there is one): drawn only later, it most
-// likely lies beyond the extremes; in a sparser one, whose values are
-// drawn a few times each anywhere (and screened in ranges as well), with
-// those between. Values that are not numbers, a table of one value, or
-// no tail at either end give no groups and true.
-func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
-	cells, ok := sortedNumbers(t)
-	if !ok || len(cells) < 2 {
-		return stat.Grouping{}, true
-	}
-	zones, has, ok := zonesOf(cells, t, lambda, n, true)
-	if !has {
-		return stat.Grouping{}, ok
-	}
-	g := stat.Grouping{Groups: 3, OfValue: make(map[any]int, len(cells)), Unlisted: 1}
-	switch {
-	case !t.Dense(): // most values are drawn once, anywhere
-	case slices.Contains(zones, 2):
-		g.Unlisted = 2
-	default: // a hard upper end
-		g.Unlisted = 0
-	}
-	for i, c := range cells {
-		g.OfValue[c.Value] = zones[i]
-	}
-	return g, true
-}
-
-// sortedNumbers returns the cells of a table of numbers in the exact order
-// of their values, and false if a value is not a number.
-func sortedNumbers(t *stat.Table) ([]stat.Cell, bool) {
-	type keyed struct {
-		key  stat.NumberKey
-		cell stat.Cell
-	}
-	ks := make([]keyed, len(t.Cells))
-	for i, c := range t.Cells {
-		k, ok := stat.NumberKeyOf(c.Value)
-		if !ok {
-			return nil, false
-		}
-		ks[i] = keyed{k, c}
-	}
-	slices.SortFunc(ks, func(a, b keyed) int { return stat.CompareNumberKeys(a.key, b.key) })
-	cells := make([]stat.Cell, len(ks))
-	for i, k := range ks {
-		cells[i] = k.cell
-	}
-	return cells, true
-}
-
-// tailStart looks at one end of sorted cells (index from, step +1 from
-// the lower end, −1 from the upper), past an atom there (HardEndCount),
-// and returns where the end's tail starts, or, with hard, where the
-// support ends: at a hard value seen less often than its neighbour, at a
-// hard value behind the atom (a clamp's bound before the bulk), or at the
-// other end.
-func tailStart(cells []stat.Cell, from, step int) (int, bool) {
-	i := from
-	for k := 0; k < 2; k++ {
-		next := i + step
-		if next < 0 || next >= len(cells) {
-			return i, true
-		}
-		a, b := float64(cells[i].P+cells[i].Q), float64(cells[next].P+cells[next].Q)
-		switch {
-		case a*a < HardEndCount*b:
-			return i, false // a tail thinning out
-		case a < b || k == 1:
-			return i, true // the support's last value, or the bulk behind an atom
-		}
-		i = next // an atom: the tail, if any, lies behind it
-	}
-	return i, true
 }
 
 // ZoneDependence returns how much of a statistic's order-λ evidence rests

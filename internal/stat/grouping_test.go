@@ -1,6 +1,7 @@
 package stat
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -140,6 +141,14 @@ func TestNumberKeys(t *testing.T) {
 	require.Equal(t, 1, CompareNumberKeys(key(uint64(1<<63+1)), key(uint64(1<<63))))
 	require.Equal(t, 0, CompareNumberKeys(key(level(5)), key(level(5))))
 	require.Equal(t, -1, CompareNumberKeys(key(0.5), key(0.75)))
+
+	// Distances between integers are exact before they are rounded.
+	require.Equal(t, 1.0, NumberDistance(key(int64(1<<62)), key(int64(1<<62+1))))
+	require.Equal(t, math.Exp2(64)-1, NumberDistance(key(int64(math.MinInt64)), key(int64(math.MaxInt64))))
+	require.Equal(t, 1.0, NumberDistance(key(uint64(1<<63)), key(uint64(1<<63+1))))
+	require.Equal(t, 255.0, NumberDistance(key(uint8(0)), key(uint8(255))))
+	require.Equal(t, 0.25, NumberDistance(key(0.5), key(0.75)))
+	require.Equal(t, 2.0, NumberDistance(key(level(-1)), key(level(1))))
 }
 
 // AsFloat converts outputs of number types, named ones too, and no others.

@@ -121,6 +121,20 @@ func CompareNumberKeys(a, b NumberKey) int {
 	return cmp.Compare(a.f, b.f)
 }
 
+// NumberDistance returns b − a for keys with a ≤ b (CompareNumberKeys):
+// exactly, then rounded to float64, for two signed or two unsigned
+// integers (whose float64 values merge beyond 2⁵³), and through float64
+// otherwise.
+func NumberDistance(a, b NumberKey) float64 {
+	switch {
+	case a.class == 1 && b.class == 1:
+		return float64(uint64(b.i) - uint64(a.i))
+	case a.class == 2 && b.class == 2:
+		return float64(b.u - a.u)
+	}
+	return b.f - a.f
+}
+
 // Ranges turns the frequency tables of numeric outputs into a table of
 // ranges: a partition cut from the pooled values themselves (about
 // PilotPerCell·SparseCount of them a cell, atoms in cells of their own),
