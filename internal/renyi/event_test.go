@@ -167,7 +167,7 @@ func TestZoneDependence(t *testing.T) {
 		require.Equal(t, 2, z.OfCell[len(z.OfCell)-1])
 		g := Group(screen, c.lambda, n, false)
 		p, q := GroupTotals(stat.TabulateCells(count(1), count(0)), stat.Product(g, z))
-		dependence := ZoneDependence(p, q, c.lambda, false)
+		dependence := ZoneDependence(p, q, 3, c.lambda, false)
 		if c.tail {
 			require.Greater(t, dependence, 0.9, "%s λ=%v", c.name, c.lambda)
 		} else {
@@ -177,15 +177,15 @@ func TestZoneDependence(t *testing.T) {
 	// An event of the most extreme outputs, wholly in the upper zone, rests
 	// on it entirely; an atom at the end seen 400,000 times does not.
 	rest := []int64{8000, 983_700, 8000}
-	thin := ZoneDependence(append([]int64{0, 0, 300}, rest...), append([]int64{0, 0, 20}, rest...), 64, false)
+	thin := ZoneDependence(append([]int64{0, 0, 300}, rest...), append([]int64{0, 0, 20}, rest...), 3, 64, false)
 	require.Greater(t, thin, 0.99)
-	atom := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 64, false)
+	atom := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 3, 64, false)
 	require.Less(t, atom, 0.01)
 	// The same counts as the zones of a table of numbers are a tail's.
-	tail := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 64, true)
+	tail := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 0, 100_000, 8000, 884_000, 8000}, 3, 64, true)
 	require.Greater(t, tail, 0.99)
 	// A group seen inside the zones on q's side only has no evidence there.
-	qOnly := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 5, 100_000, 8000, 884_000, 8000}, 64, false)
+	qOnly := ZoneDependence([]int64{0, 0, 300_000, 8000, 684_000, 8000}, []int64{0, 5, 100_000, 8000, 884_000, 8000}, 3, 64, false)
 	require.Greater(t, qOnly, 0.99)
 }
 
@@ -437,15 +437,25 @@ func TestZonesBesideGaps(t *testing.T) {
 		}
 		return m
 	}
+	// tails lists the values in an end's zone: zone 1 holds those between.
+	tails := func(z stat.Grouping, vs ...uint64) []uint64 {
+		var in []uint64
+		for _, v := range vs {
+			if k, ok := z.OfValue[v]; ok && k != 1 {
+				in = append(in, v)
+			}
+		}
+		return in
+	}
 	// A discrete Gaussian around 0 stored in a uint8: both ends of the
-	// order are its bulk, its tails face each other across the middle.
+	// order are its bulk, its tails face each other across the middle,
+	// each in a zone of its own.
 	z, ok := EndZones(tab(wrap(1), wrap(0)), 5, 1_000_000)
 	require.True(t, ok)
-	require.Equal(t, 3, z.Groups)
-	require.Equal(t, 1, z.OfValue[uint64(0)])
-	require.Equal(t, 1, z.OfValue[uint64(255)], "−1 wrapped is the bulk")
-	require.Equal(t, 2, z.OfValue[uint64(7)], "the upper tail, before the gap")
-	require.Equal(t, 0, z.OfValue[uint64(249)], "the lower tail, −7 wrapped, after it")
+	require.Empty(t, tails(z, 0, 255), "−1 wrapped is the bulk")
+	require.Equal(t, []uint64{7, 250}, tails(z, 7, 250), "the upper tail before the gap, the lower (−6 wrapped) after it")
+	require.NotEqual(t, z.OfValue[uint64(7)], z.OfValue[uint64(250)])
+	require.Equal(t, 5, z.Groups, "the table's two zones (none here) and the gap's two")
 
 	// A tuple flattened to kind·1000 + value: a block per kind, and each
 	// block's two tails.
@@ -454,13 +464,9 @@ func TestZonesBesideGaps(t *testing.T) {
 	gauss(1000, 0, q)
 	z, ok = EndZones(tab(p, q), 5, 1_000_000)
 	require.True(t, ok)
-	for _, v := range []uint64{uint64(1<<64 - 6), 1000 - 6} {
-		require.Equal(t, 0, z.OfValue[v], "%d", v)
-	}
-	for _, v := range []uint64{7, 1007} {
-		require.Equal(t, 2, z.OfValue[v], "%d", v)
-	}
-	require.Equal(t, 1, z.OfValue[uint64(1000)])
+	all := []uint64{uint64(1<<64 - 6), 1000 - 6, 7, 1007}
+	require.Equal(t, all, tails(z, all...))
+	require.Empty(t, tails(z, 0, 1000, 1<<64-1))
 
 	// Outskirts past a value never drawn are the tail's; a sentinel
 	// pair at each end, drawn often, is an atom, as a block at λ = 5 and
@@ -475,25 +481,59 @@ func TestZonesBesideGaps(t *testing.T) {
 	for _, lambda := range []float64{5, 20} {
 		z, ok = EndZones(tab(p, q), lambda, 1_000_000)
 		require.True(t, ok)
-		require.Equal(t, 2, z.OfValue[uint64(o+10)], "λ = %g: beyond the missing 8 and 9", lambda)
-		require.Equal(t, 2, z.OfValue[uint64(o+7)], "λ = %g", lambda)
-		require.Equal(t, 0, z.OfValue[uint64(o-6)], "λ = %g", lambda)
-		for _, v := range sentinels {
-			require.Equal(t, 1, z.OfValue[v], "λ = %g: the sentinel %d", lambda, v)
-		}
+		require.Equal(t, []uint64{o - 6, o + 7, o + 10}, tails(z, o-6, o+7, o+10), "λ = %g: beyond the missing 8 and 9", lambda)
+		require.Equal(t, z.OfValue[uint64(o+7)], z.OfValue[uint64(o+10)], "λ = %g: the outskirts join their tail", lambda)
+		require.Empty(t, tails(z, sentinels...), "λ = %g: the sentinels are atoms", lambda)
 	}
 
-	// A small second mode, a block whose two zones would overlap, is a
-	// tail wholly; the main block keeps its zones.
+	// A small second mode, whose two zones would overlap, is one zone
+	// whole; as a fragment too (λ = 20).
 	p, q = gauss(0, 1, nil), gauss(0, 0, nil)
 	for v, c := range map[uint64]int64{5000: 3, 5001: 40, 5002: 3} {
 		p[v], q[v] = c, c
 	}
+	for _, lambda := range []float64{5, 20} {
+		z, ok = EndZones(tab(p, q), lambda, 1_000_000)
+		require.True(t, ok, "λ = %g", lambda)
+		require.Equal(t, []uint64{5000, 5001, 5002, 7}, tails(z, 5000, 5001, 5002, 7, 0), "λ = %g", lambda)
+	}
+	// A value beyond a gap with a rarer one past it: a tail's outskirts,
+	// one zone whole.
+	delete(p, 5001)
+	delete(q, 5001)
+	delete(p, 5002)
+	delete(q, 5002)
+	p[5000], q[5000], p[5003], q[5003] = 40, 40, 2, 2
 	z, ok = EndZones(tab(p, q), 5, 1_000_000)
 	require.True(t, ok)
-	for _, v := range []uint64{5000, 5001, 5002} {
-		require.Equal(t, 2, z.OfValue[v], "%d", v)
+	require.Equal(t, []uint64{5000, 7}, tails(z, 5000, 7, 0))
+
+	// Values whose spacing grows (v³ of the Gaussian) are cut into runs
+	// at every wide spacing: the table's own ends are zoned still, and a
+	// run's end with values beyond it is a tail's, however its counts
+	// compare with its neighbour's.
+	cube := func(m map[uint64]int64) map[uint64]int64 {
+		out := map[uint64]int64{}
+		for v, c := range m {
+			x := int64(v - o)
+			out[uint64(x*x*x)] += c
+		}
+		return out
 	}
-	require.Equal(t, 1, z.OfValue[uint64(0)])
-	require.Equal(t, 2, z.OfValue[uint64(7)])
+	z, ok = EndZones(tab(cube(gauss(o, 1, nil)), cube(gauss(o, 0, nil))), 20, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, []uint64{1<<64 - 216, 343}, tails(z, 1<<64-216, 0, 343), "−6³ and 7³, the most extreme drawn")
+	// A count capped at 7 in a byte whose lower tail wraps to 255 and
+	// below: the block 0…7 ends at a clamp's atom, with the tail's values
+	// beyond it.
+	capped := func(shift int64) map[uint64]int64 {
+		out := map[uint64]int64{}
+		for v, c := range gauss(o, shift, nil) {
+			out[uint64(uint8(min(4+int64(v-o), 7)))] += c
+		}
+		return out
+	}
+	z, ok = EndZones(tab(capped(1), capped(0)), 20, 1_000_000)
+	require.True(t, ok)
+	require.Equal(t, []uint64{254, 255}, tails(z, 254, 255, 4), "−6 + 4 and −5 + 4 wrapped")
 }

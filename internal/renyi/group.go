@@ -316,28 +316,36 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 		return stat.Grouping{}, false
 	}
 	sp, sq := float64(n)/float64(t.NP), float64(n)/float64(t.NQ)
-	zones, has, ok := zonesOf(allCells(t), sp, sq, need, false)
+	cells := allCells(t)
+	zones, has, ok := zonesOf(cells, openEnds(len(cells)), sp, sq, need)
 	if !has {
 		return stat.Grouping{}, ok
 	}
 	return stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: zones}, true
 }
 
+// ends are the cells a zoning examines, from and to (inclusive, in the
+// outputs' order), and whether each end is hard: the support's own, with
+// no zone.
+type ends struct {
+	from, to          int
+	lowHard, highHard bool
+}
+
+// openEnds examines every one of n cells, with no hard end (real outputs,
+// ranges of numbers).
+func openEnds(n int) ends { return ends{0, n - 1, false, false} }
+
 // zonesOf returns the zone (0, 1 or 2) of each of cells, in the outputs'
 // order (EndZones), each side's counts scaled by sp and sq to the sample
-// the zones are for, each end's zone its run in which both sides expect
-// need outputs; and whether there are zones and whether the ends are
-// reachable. For numbers (a run of a table of values, [numberZones]), an
-// end that is the support's own has no zone, and an atom at an end is not
-// one (tailStart); no zone at either end is no zones and reachable.
-func zonesOf(cells []stat.Cell, sp, sq, need float64, numbers bool) (zones []int, has, ok bool) {
-	from, to, lowHard, highHard := 0, len(cells)-1, false, false
-	if numbers {
-		from, lowHard = tailStart(cells, 0, 1)
-		to, highHard = tailStart(cells, len(cells)-1, -1)
-		if lowHard && highHard || from >= to {
-			return nil, false, true
-		}
+// the zones are for: each end of e that is not hard gets the run of cells
+// from it in which both sides expect need outputs, cells outside e are
+// counted between the zones; and whether there are zones and whether the
+// ends are reachable. No zone at either end is no zones and reachable.
+func zonesOf(cells []stat.Cell, e ends, sp, sq, need float64) (zones []int, has, ok bool) {
+	from, to, lowHard, highHard := e.from, e.to, e.lowHard, e.highHard
+	if lowHard && highHard || from >= to {
+		return nil, false, true
 	}
 	inner := cells[from : to+1]
 	lo, hi := endRuns(inner, sp, sq, need)
@@ -392,8 +400,9 @@ func zoneOf(i, lo, hi int) int {
 
 // ZoneDependence returns how much of a statistic's order-λ evidence rests
 // on the end zones (EndZones). p and q count each side's outputs in group g
-// of the statistic and zone z at index 3g + z (stat.Product of the
-// statistic's grouping and the zones: zones 0 and 2 are the ends). With
+// of the statistic and zone z at index zones·g + z (stat.Product of the
+// statistic's grouping and the zones, zones groups of them: zone 1 holds
+// the outputs between the zones, every other zone is an end's). With
 // each group's ratio r_g = p_g/q̃_g (counts summed over the zones; q̃ =
 // max(q, ½)) and its ratio without the zones' outputs r_{g,1} =
 // p_{g,1}/q̃_{g,1} (0 if p_{g,1} = 0 < q_{g,1}; for a group wholly in the
@@ -426,15 +435,17 @@ func zoneOf(i, lo, hi int) int {
 // often enough to be judged the support's end counts as a tail's too, and
 // its audits can end inconclusive (a count of two randomized-response bits
 // at ε₀ = 5.3, whose top value is drawn 5,000 times a million, at λ = 2).
-func ZoneDependence(p, q []int64, lambda float64, onlyTails bool) float64 {
+func ZoneDependence(p, q []int64, zones int, lambda float64, onlyTails bool) float64 {
 	logRatio := func(p, q int64) float64 { return math.Log(float64(p)) - math.Log(max(float64(q), 0.5)) }
 	var all, inner []float64
-	for g := 0; g+3 <= len(p); g += 3 {
-		pg := p[g] + p[g+1] + p[g+2]
+	for g := 0; g+zones <= len(p); g += zones {
+		var pg, qg int64
+		for z := g; z < g+zones; z++ {
+			pg, qg = pg+p[z], qg+q[z]
+		}
 		if pg == 0 {
 			continue
 		}
-		qg := q[g] + q[g+1] + q[g+2]
 		full := logRatio(pg, qg)
 		without := full
 		switch {
@@ -455,7 +466,8 @@ func ZoneDependence(p, q []int64, lambda float64, onlyTails bool) float64 {
 }
 
 // ZoneShare returns the share of the order-λ evidence that lies in the end
-// zones (EndZones) of counts p, q of n outputs per side, beside a
+// zones (EndZones: p[z], q[z] for zone z, 1 the outputs between them, each
+// other zone an end's) of counts of n outputs per side, beside a
 // statistic's estimate D̂: Σ_zones p̂^λ q̃^{1−λ} / (Σ_zones p̂^λ q̃^{1−λ} +
 // e^{(λ−1)D̂}), q̃ = max(q, ½)/n. Near 1, the order λ weights outputs at or
 // beyond the most extreme ones the screening saw more than everything the
@@ -465,8 +477,8 @@ func ZoneDependence(p, q []int64, lambda float64, onlyTails bool) float64 {
 // gives a share near 0.
 func ZoneShare(p, q []int64, n int64, lambda, estimate float64) float64 {
 	var in []float64
-	for _, g := range []int{0, 2} {
-		if p[g] == 0 {
+	for g := range p {
+		if g == 1 || p[g] == 0 {
 			continue
 		}
 		in = append(in, lambda*math.Log(float64(p[g])/float64(n))+(1-lambda)*math.Log(max(float64(q[g]), 0.5)/float64(n)))

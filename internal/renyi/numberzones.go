@@ -29,11 +29,12 @@ const HardEndCount = 20
 // ends are ([numberZones]).
 const GapFactor = 1.5
 
-// valueZones is EndZones of a table of values. Numbers are zoned in their
-// exact order (stat.NumberKey), every end of their observed support, the
-// table's two and both sides of each gap inside it, as [numberZones]
-// says. In a dense table (stat.Table.Dense) a value the screening never
-// saw is counted in a zone (the upper one whenever there is one): drawn
+// valueZones is EndZones of a table of numbers, in their exact order
+// (stat.NumberKey), at every end of their observed support ([numberZones]):
+// zone 1 holds the values between the zones, 0 the lower end's and 2 the
+// upper end's of the table, 3 and on those of the gaps inside it. In a
+// dense table (stat.Table.Dense) a value the screening never saw is
+// counted in a zone (the table's upper one whenever there is one): drawn
 // only later, it most likely lies beyond an end; in a sparser one, whose
 // values are drawn a few times each anywhere (and screened in ranges as
 // well), with those between. Values that are not numbers, a table of one
@@ -43,17 +44,18 @@ func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if !ok || len(cells) < 2 {
 		return stat.Grouping{}, true
 	}
-	zones, has, ok := numberZones(cells, keys, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), lambda, n)
-	if !has {
+	zones, groups, ok := numberZones(cells, keys, float64(n)/float64(t.NP), float64(n)/float64(t.NQ), lambda, n)
+	if groups == 0 {
 		return stat.Grouping{}, ok
 	}
-	g := stat.Grouping{Groups: 3, OfValue: make(map[any]int, len(cells)), Unlisted: 1}
-	switch {
-	case !t.Dense(): // most values are drawn once, anywhere
-	case slices.Contains(zones, 2):
-		g.Unlisted = 2
-	default: // no upper tail
-		g.Unlisted = 0
+	g := stat.Grouping{Groups: groups, OfValue: make(map[any]int, len(cells)), Unlisted: 1}
+	if t.Dense() { // else most values are drawn once, anywhere
+		for _, z := range []int{2, 0, 3} {
+			if slices.Contains(zones, z) {
+				g.Unlisted = z
+				break
+			}
+		}
 	}
 	for i, c := range cells {
 		g.OfValue[c.Value] = zones[i]
@@ -61,109 +63,237 @@ func valueZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	return g, true
 }
 
+// endKind is how a zoning of numbers treats one end of a run of them.
+type endKind int
+
+const (
+	judged   endKind = iota // hard or not by its counts (tailStart)
+	soft                    // a tail: values lie beyond it
+	tableEnd                // the table's own end, zoned with the table
+)
+
+// numberEnds returns the ends of a run of sorted cells of numbers to zone
+// (zonesOf), each end of the kind given.
+func numberEnds(cells []stat.Cell, low, high endKind) ends {
+	e := openEnds(len(cells))
+	switch low {
+	case judged:
+		e.from, e.lowHard = tailStart(cells, 0, 1)
+	case tableEnd:
+		e.lowHard = true
+	}
+	switch high {
+	case judged:
+		e.to, e.highHard = tailStart(cells, len(cells)-1, -1)
+	case tableEnd:
+		e.highHard = true
+	}
+	return e
+}
+
 // span is a run of sorted cells, from and to inclusive.
 type span struct{ from, to int }
 
 // numberZones zones sorted cells of numbers (keys their exact values),
-// their counts scaled by sp and sq to a sample of n outputs per side. The
-// observed support is cut at its gaps (GapFactor) into runs. A run is a
-// block of its own when one of its values was seen HardEndCount times and
-// both sides expect GroupCount·λ² of the n outputs in it; each block is
-// zoned as a table's ends are (zonesOf: a zone at each end that is not
-// the support's own, HardEndCount), lower ends' zones 0 and upper ends'
-// 2. The runs between blocks, a few values drawn a few times each, are
-// fragments: a fragment beside a block's tail is that tail's (the sparse
-// outskirts of a discrete Gaussian, past a value never drawn), and
-// counted in a zone, unless one of its values was seen HardEndCount times
-// and as often as the tail's last value (an error sentinel: an atom). A
-// block too small to hold its zones apart is a tail wholly, while another
-// block is not. With no block, the whole table is one (its two ends
-// zoned as they always were); with no block left out of the zones, or
-// zones of more than 1/ZoneFraction of n, the ends are unreachable.
-func numberZones(cells []stat.Cell, keys []stat.NumberKey, sp, sq, lambda float64, n int) (zones []int, has, ok bool) {
+// their counts scaled by sp and sq to a sample of n outputs per side, and
+// returns each cell's zone (1 between the zones), the number of zone
+// groups (0 for none) and whether the ends are reachable. The table's two
+// ends are zoned as a run's are (zonesOf: a zone at each end that is not
+// the support's own, HardEndCount: zones 0 and 2), and each gap inside
+// the observed support (GapFactor) adds the zones of its sides
+// ([zoneGaps]: 3 and on), where the table's zoning left cells between.
+// Zones of more than 1/ZoneFraction of n, or a table whose ends or gaps
+// cannot hold their zones apart, are unreachable.
+func numberZones(cells []stat.Cell, keys []stat.NumberKey, sp, sq, lambda float64, n int) (zones []int, groups int, ok bool) {
 	need := GroupCount * lambda * lambda
-	runs := supportRuns(keys)
-	blocks := make([]bool, len(runs))
-	nBlocks := 0
-	for k, r := range runs {
-		blocks[k] = isBlock(cells[r.from:r.to+1], sp, sq, need)
-		if blocks[k] {
-			nBlocks++
+	zones, has, ok := zonesOf(cells, numberEnds(cells, judged, judged), sp, sq, need)
+	if !ok {
+		return nil, 0, false
+	}
+	if !has {
+		zones = slices.Repeat([]int{1}, len(cells))
+	}
+	groups = 3
+	if runs := supportRuns(keys); len(runs) > 1 {
+		if groups, ok = zoneGaps(cells, keys, runs, sp, sq, need, zones); !ok {
+			return nil, 0, false
 		}
 	}
-	if nBlocks == 0 {
-		runs, blocks, nBlocks = []span{{0, len(cells) - 1}}, []bool{true}, 1
+	if !slices.ContainsFunc(zones, func(z int) bool { return z != 1 }) {
+		return nil, 0, true
 	}
-	zones = make([]int, len(cells))
-	for i := range zones {
-		zones[i] = 1
+	if need > float64(n)/ZoneFraction {
+		return nil, 0, false
 	}
-	tails := make([][2]bool, len(runs)) // a block's lower and upper end have a tail
-	whole := 0                          // blocks that are tails wholly
+	return zones, groups, true
+}
+
+// zoneGaps adds to zones (the table's zoning, [numberZones]) the zones of
+// the sides of the gaps of the observed support, one group each from 3
+// on, where zones has 1; it returns the number of groups, and false if no
+// block keeps cells between its zones. The runs between gaps (runs) are
+// blocks (isBlock) or fragments, a few values drawn a few times each. A
+// fragment is an atom when each of its values was seen HardEndCount times
+// and as often as the blocks' ends beside it (error sentinels). A block's
+// side facing a gap is a tail when a fragment beyond it, before the next
+// block, is not an atom (values lie beyond it: the sparse outskirts of a
+// discrete Gaussian, or the next value of a support whose spacing grows),
+// and otherwise judged by its counts (tailStart); a side that is the
+// table's end is left to the table's zoning. Each tail's zone is its run
+// of values from that side, as at the table's ends, and holds the
+// fragments that are not atoms beyond it (those between two tails, the
+// nearer's); a block too small to hold its zones apart is one zone whole.
+// (A fragment or a block too small for zones of its own may be a mode
+// whose tails, never drawn, carry a divergence: a rare component's, which
+// these draws cannot show.)
+func zoneGaps(cells []stat.Cell, keys []stat.NumberKey, runs []span, sp, sq, need float64, zones []int) (int, bool) {
+	blocks := make([]bool, len(runs))
 	for k, r := range runs {
+		blocks[k] = isBlock(cells[r.from:r.to+1], sp, sq, need)
+	}
+	if !slices.Contains(blocks, true) {
+		return 3, true
+	}
+	atom := fragmentAtoms(cells, runs, blocks)
+	owner := fragmentOwners(keys, runs, blocks, atom)
+	// low[k] and high[k]: the zone of block k's lower and upper side, 1 for none.
+	low, high := make([]int, len(runs)), make([]int, len(runs))
+	next, whole, nBlocks := 3, 0, 0
+	for k, r := range runs {
+		low[k], high[k] = 1, 1
 		if !blocks[k] {
 			continue
 		}
+		nBlocks++
 		run := cells[r.from : r.to+1]
-		z, has, fits := zonesOf(run, sp, sq, need, true)
-		switch {
-		case !has && fits: // both ends the support's own
-			continue
-		case !has: // its zones cannot be held apart
-			for i := range run {
-				zones[r.from+i] = 2
-			}
-			tails[k] = [2]bool{true, true}
-			whole++
-			continue
+		e := numberEnds(run, sideKind(runs, owner, k, -1), sideKind(runs, owner, k, 1))
+		z, has, fits := zonesOf(run, e, sp, sq, need)
+		if len(run) == 1 && (!e.lowHard || !e.highHard) {
+			has, fits = false, false // one value with values beyond it: a tail's
 		}
-		copy(zones[r.from:], z)
-		tails[k] = [2]bool{slices.Contains(z, 0), slices.Contains(z, 2)}
+		switch {
+		case !has && fits:
+			continue
+		case !has:
+			low[k], high[k], z = next, next, slices.Repeat([]int{0}, len(run))
+			next++
+			whole++
+		default:
+			if slices.Contains(z, 0) {
+				low[k], next = next, next+1
+			}
+			if slices.Contains(z, 2) {
+				high[k], next = next, next+1
+			}
+		}
+		for i, zi := range z {
+			switch {
+			case zones[r.from+i] != 1 || zi == 1:
+			case zi == 0:
+				zones[r.from+i] = low[k]
+			default:
+				zones[r.from+i] = high[k]
+			}
+		}
 	}
-	if whole == nBlocks || need > float64(n)/ZoneFraction && (whole > 0 || slices.Contains(zones, 0) || slices.Contains(zones, 2)) {
-		return nil, false, false
+	if whole == nBlocks {
+		return 0, false
 	}
-	zoneFragments(cells, runs, blocks, tails, zones)
-	if !slices.Contains(zones, 0) && !slices.Contains(zones, 2) {
-		return nil, false, true
-	}
-	return zones, true, true
+	zoneFragments(runs, owner, low, high, zones)
+	return next, true
 }
 
-// zoneFragments counts in a zone each fragment (a run that is not a
-// block, [numberZones]) that lies beside a block's end with a tail
-// (tails[k]: block k's lower and upper end), between it and the next
-// block: zone 2 beyond an upper end, 0 below a lower one. A fragment with
-// a value seen HardEndCount times and at least as often as the end's last
-// value is an atom, and is left between the zones.
-func zoneFragments(cells []stat.Cell, runs []span, blocks []bool, tails [][2]bool, zones []int) {
+// sideKind is how block k's side (dir −1 lower, +1 upper) is zoned
+// ([zoneGaps]): the table's end if no run lies beyond it, a tail if a
+// fragment that is not an atom lies beyond it and is nearer to it than to
+// the next block (owner), judged by its counts otherwise.
+func sideKind(runs []span, owner [][2]int, k, dir int) endKind {
+	if k+dir < 0 || k+dir >= len(runs) {
+		return tableEnd
+	}
+	if slices.Contains(owner, [2]int{k, dir}) {
+		return soft
+	}
+	return judged
+}
+
+// fragmentOwners returns, for each fragment that is not an atom, the
+// block whose side it continues, {block, −1} below the block or {block,
+// +1} above it: the nearer in value of the blocks beside it; {−1, 0} for
+// blocks and atoms.
+func fragmentOwners(keys []stat.NumberKey, runs []span, blocks, atom []bool) [][2]int {
+	owner := make([][2]int, len(runs))
+	for k, r := range runs {
+		owner[k] = [2]int{-1, 0}
+		if blocks[k] || atom[k] {
+			continue
+		}
+		below, above := lastBlock(blocks, k, -1), lastBlock(blocks, k, 1)
+		switch {
+		case above < 0:
+			owner[k] = [2]int{below, 1}
+		case below < 0 || stat.NumberDistance(keys[r.to], keys[runs[above].from]) < stat.NumberDistance(keys[runs[below].to], keys[r.from]):
+			owner[k] = [2]int{above, -1}
+		default:
+			owner[k] = [2]int{below, 1}
+		}
+	}
+	return owner
+}
+
+// fragmentAtoms reports, for each run that is not a block, whether it is
+// an atom ([zoneGaps]): each of its values seen HardEndCount times and at
+// least as often as the end of each block beside it.
+func fragmentAtoms(cells []stat.Cell, runs []span, blocks []bool) []bool {
 	pooled := func(i int) int64 { return cells[i].P + cells[i].Q }
-	below := -1 // the last block before run k
+	atom := make([]bool, len(runs))
 	for k, r := range runs {
 		if blocks[k] {
-			below = k
 			continue
 		}
-		above := slices.Index(blocks[k+1:], true)
-		if above >= 0 {
-			above += k + 1
+		least := int64(HardEndCount)
+		if j := lastBlock(blocks, k, -1); j >= 0 {
+			least = max(least, pooled(runs[j].to))
 		}
-		zone, edge := 1, int64(0)
-		if above >= 0 && tails[above][0] {
-			zone, edge = 0, pooled(runs[above].from)
+		if j := lastBlock(blocks, k, 1); j >= 0 {
+			least = max(least, pooled(runs[j].from))
 		}
-		if below >= 0 && tails[below][1] {
-			zone, edge = 2, max(edge, pooled(runs[below].to))
-		}
-		var most int64
+		atom[k] = true
 		for i := r.from; i <= r.to; i++ {
-			most = max(most, pooled(i))
+			atom[k] = atom[k] && pooled(i) >= least
 		}
-		if zone == 1 || most >= HardEndCount && most >= edge {
+	}
+	return atom
+}
+
+// lastBlock returns the index of the nearest block to run k in direction
+// dir (−1 below, +1 above), or −1.
+func lastBlock(blocks []bool, k, dir int) int {
+	for j := k + dir; j >= 0 && j < len(blocks); j += dir {
+		if blocks[j] {
+			return j
+		}
+	}
+	return -1
+}
+
+// zoneFragments counts each fragment that is not an atom in the zone of
+// the block side it continues (owner; low[k] and high[k] the zones of
+// block k's sides, [zoneGaps]), where zones has 1.
+func zoneFragments(runs []span, owner [][2]int, low, high, zones []int) {
+	for k, r := range runs {
+		o := owner[k]
+		if o[0] < 0 {
 			continue
 		}
+		zone := high[o[0]]
+		if o[1] < 0 {
+			zone = low[o[0]]
+		}
 		for i := r.from; i <= r.to; i++ {
-			zones[i] = zone
+			if zones[i] == 1 {
+				zones[i] = zone
+			}
 		}
 	}
 }

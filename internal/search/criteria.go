@@ -365,10 +365,10 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	var zp, zq []int64 // counts of the zones
 	if f.Zones.Groups > 0 {
 		if !f.Ranged {
-			dependence = renyi.ZoneDependence(cp, cq, par.Lambda, f.Zones.Partition == nil)
+			dependence = renyi.ZoneDependence(cp, cq, f.Zones.Groups, par.Lambda, f.Zones.Partition == nil)
 		}
-		zp, zq = zoneTotals(cp), zoneTotals(cq)
-		cp, cq = sumZones(cp), sumZones(cq)
+		zp, zq = zoneTotals(cp, f.Zones.Groups), zoneTotals(cq, f.Zones.Groups)
+		cp, cq = sumZones(cp, f.Zones.Groups), sumZones(cq, f.Zones.Groups)
 	}
 	var r renyi.Result
 	if f.Event {
@@ -430,22 +430,22 @@ func farAlone(g stat.Grouping, cp, cq []int64) int64 {
 	return n
 }
 
-// zoneTotals turns counts of a product with the end zones (group 3g + z)
+// zoneTotals turns counts of a product with zones end zones (group zones·g + z)
 // into counts of the zones z.
-func zoneTotals(c []int64) []int64 {
-	out := make([]int64, 3)
+func zoneTotals(c []int64, zones int) []int64 {
+	out := make([]int64, zones)
 	for i, v := range c {
-		out[i%3] += v
+		out[i%zones] += v
 	}
 	return out
 }
 
-// sumZones turns counts of a product with the end zones (group 3g + z)
+// sumZones turns counts of a product with zones end zones (group zones·g + z)
 // into counts of the groups g.
-func sumZones(c []int64) []int64 {
-	out := make([]int64, len(c)/3)
+func sumZones(c []int64, zones int) []int64 {
+	out := make([]int64, len(c)/zones)
 	for i, v := range c {
-		out[i/3] += v
+		out[i/zones] += v
 	}
 	return out
 }
