@@ -295,16 +295,7 @@ func TestPrefixGroupsOfHalfLines(t *testing.T) {
 // beyond it would have been drawn (randomized response's 0 and 1), is
 // not; values that are not numbers, and a single value, have no ends.
 func TestEndZonesOfNumbers(t *testing.T) {
-	tab := func(p, q map[int64]int64) *stat.Table {
-		fp, fq := stat.NewFreq[int64](), stat.NewFreq[int64]()
-		for v, c := range p {
-			fp.Counts[v], fp.N = c, fp.N+c
-		}
-		for v, c := range q {
-			fq.Counts[v], fq.N = c, fq.N+c
-		}
-		return stat.Tabulate(fp, fq)
-	}
+	tab := countsTable[int64]
 	// Counts of N_Z(1, 2) and N_Z(0, 2) in 100,000 draws, rounded.
 	gauss := func(shift int64) map[int64]int64 {
 		m := map[int64]int64{}
@@ -403,19 +394,22 @@ func TestEndZonesOfNumbers(t *testing.T) {
 	require.False(t, ok, "2·256² outputs per side and end are more than 100,000 draws hold")
 }
 
+// countsTable tabulates the counts p and q of two samples of values.
+func countsTable[V comparable](p, q map[V]int64) *stat.Table {
+	fp, fq := stat.NewFreq[V](), stat.NewFreq[V]()
+	for v, c := range p {
+		fp.Counts[v], fp.N = c, fp.N+c
+	}
+	for v, c := range q {
+		fq.Counts[v], fq.N = c, fq.N+c
+	}
+	return stat.Tabulate(fp, fq)
+}
+
 // Every end of the observed support has a tail or not, the two sides of
 // each gap inside it as much as the table's own two.
 func TestZonesBesideGaps(t *testing.T) {
-	tab := func(p, q map[uint64]int64) *stat.Table {
-		fp, fq := stat.NewFreq[uint64](), stat.NewFreq[uint64]()
-		for v, c := range p {
-			fp.Counts[v], fp.N = c, fp.N+c
-		}
-		for v, c := range q {
-			fq.Counts[v], fq.N = c, fq.N+c
-		}
-		return stat.Tabulate(fp, fq)
-	}
+	tab := countsTable[uint64]
 	// Counts of N_Z(shift, 2) in 100,000 draws, rounded, at value
 	// origin + x (wrapping modulo 2⁶⁴ as unsigned integers do).
 	gauss := func(origin uint64, shift int64, into map[uint64]int64) map[uint64]int64 {
