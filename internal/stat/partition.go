@@ -66,8 +66,11 @@ const MaxFarShare = 0.01
 //
 // Values beyond a gap in either half of the pilot (farCount, from the
 // median outwards), if they are at most MaxFarShare of it, are far (Far):
-// they get cells apart from the rest, cut only at their atoms (values
-// repeated LightAtomRepeats times).
+// they get cells apart from the rest, cut at their atoms (values repeated
+// LightAtomRepeats times) and, when there are PilotPerCell of them or
+// more, by count as the rest is: a few outputs one dataset alone produces
+// far away are one cell, a rare mode's values keep their own order (its
+// shift seen inside it, its tails zoned).
 func PartitionOf(pooled []float64) *Partition { return partitionOf(pooled, true) }
 
 // ScorePartitionOf is PartitionOf for the values of a learned score of
@@ -98,16 +101,20 @@ func partitionOf(pooled []float64, lightAtomsToo bool) *Partition {
 	}
 	p := &Partition{}
 	if below > 0 {
-		cutSorted(pooled[:below], 1, farAtoms, p.add)
-		p.add(pooled[below], false)
-		p.far.below, p.far.hasBelow = pooled[below], true
+		// The far values' cells end just above the last of them, as the
+		// upper far values' begin at the first: the gap belongs to the
+		// cell of the values inside it, whose tail it holds.
+		cutSorted(pooled[:below], below/PilotPerCell, farAtoms, p.add)
+		end := math.Nextafter(pooled[below-1], math.Inf(1))
+		p.add(end, false)
+		p.far.below, p.far.hasBelow = end, true
 	}
 	middle := pooled[below : n-above]
 	cutSorted(middle, len(middle)/PilotPerCell, light, p.add)
 	if above > 0 {
 		p.add(pooled[n-above], false)
 		p.far.above, p.far.hasAbove = pooled[n-above], true
-		cutSorted(pooled[n-above:], 1, farAtoms, p.add)
+		cutSorted(pooled[n-above:], above/PilotPerCell, farAtoms, p.add)
 	}
 	p.atom = append(p.atom, false) // the last cell
 	return p

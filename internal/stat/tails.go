@@ -152,9 +152,10 @@ func RefineTails(x, y *PartitionCounts) *Table {
 	}
 	repeats := tailAtoms(lows, !p.OutputValues())
 	cutSorted(lows[:far], 1, repeats, r.add)
-	if far > 0 {
-		r.add(lows[far], false)
-		r.far.below, r.far.hasBelow = lows[far], true
+	if far > 0 { // far cells end just above the last far value (PartitionOf)
+		end := math.Nextafter(lows[far-1], math.Inf(1))
+		r.add(end, false)
+		r.far.below, r.far.hasBelow = end, true
 	}
 	cutSorted(lows[far:], 1, repeats, r.add)
 	if len(r.bounds) > 0 && !math.IsInf(lowLimit, 1) {

@@ -74,6 +74,19 @@ func TestRefineTailsIsolatesAFarAtom(t *testing.T) {
 	require.Equal(t, Cell{Value: c, P: 50, Q: 0}, got)
 	require.Greater(t, tb.Partition.Cells(), p.Cells(), "the open cells were cut again")
 	require.True(t, tb.Partition.Far(c), "beyond the gap")
+
+	// Below, the same: the atom is far, and the gap between it and the
+	// noise belongs to the noise's cell, whose tail it holds.
+	for i := 0; i < len(xs); i += 2000 {
+		xs[i] = -1e6
+	}
+	tb = RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	c = tb.Partition.Cell(-1e6)
+	require.True(t, tb.Partition.Far(c), "beyond the gap below")
+	require.False(t, tb.Partition.Far(c+1), "the gap's cell is the noise's")
+	lo, _ = tb.Partition.Bounds(c + 1)
+	require.Less(t, lo, -1e5, "the noise's lowest cell reaches down to the atom")
 }
 
 // Spread beyond the noise (10⁶ plus noise), the rare outputs of one side
@@ -154,6 +167,18 @@ func TestPartitionOfFarValues(t *testing.T) {
 	require.False(t, p.Far(p.Cell(3)), "the noise's tail is not far")
 	lo, _ := p.Bounds(p.Cell(leak[0]))
 	require.Greater(t, lo, 10.0, "the far cells hold no noise")
+
+	// Below, an error code: the noise's tail beyond the pilot's lowest
+	// noise value is in the noise's cell, not a far one, as above.
+	v = normalSample(30, 25_000, 0, 1)
+	for i := range 100 {
+		v[i] = -1e9
+	}
+	lowest := slices.Min(v[100:])
+	p = PartitionOf(slices.Clone(v))
+	require.True(t, p.Far(p.Cell(-1e9)))
+	require.False(t, p.Far(p.Cell(lowest-0.5)), "the noise's tail below the pilot is not far")
+	require.Equal(t, p.Cell(lowest-0.5), p.Cell(lowest), "the gap is the first noise cell's")
 
 	r := newRand(32)
 	lattice := make([]float64, 25_000)
