@@ -120,8 +120,9 @@
 // probability about 90%: for a pure-DP claim, the loss averaged over its
 // event's outputs, which a narrower peak can exceed),
 // and an audit whose resolution exceeds 1.5 times the claim, whose order-λ
-// evidence lies mostly beyond the most extreme outputs it saw (or rests on
-// them: without them it falls tenfold), whose discrete outputs repeat too
+// evidence lies mostly beyond the most extreme outputs it saw, at the ends
+// of its outputs or beside a gap in them (or rests on them: without them
+// it falls tenfold), whose discrete outputs repeat too
 // rarely to be screened one by one even at the confirmation's size, whose
 // screening saw the claim exceeded on held-out draws far beyond its noise
 // while the confirmations, leaning on the tails, stay below it, or whose

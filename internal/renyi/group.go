@@ -294,7 +294,10 @@ const ZoneFraction = 20
 // sides to expect GroupCount·λ² of the n outputs (the table's counts,
 // scaled; a partition with fewer cells than that gives no zones), group 1
 // the cells between. Zones are the outputs at and beyond the extremes the
-// screening saw. A table of numbers (discrete outputs of a number type) is
+// screening saw. A partition of real outputs (or of one coordinate of a
+// vector) is zoned at the sides of each gap in their support as at its
+// ends, one zone group each from 3 on ([zonePartitionGaps], GapDensity).
+// A table of numbers (discrete outputs of a number type) is
 // zoned the same way in the order of its values, at the two sides of each
 // gap in its observed support as at its two ends ([valueZones],
 // [numberZones]); a table of other values returns a grouping of no groups
@@ -321,7 +324,11 @@ func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if !has {
 		return stat.Grouping{}, ok
 	}
-	return stat.Grouping{Groups: 3, Partition: t.Partition, OfCell: zones}, true
+	groups, ok := zonePartitionGaps(t.Partition, cells, sp, sq, need, zones)
+	if !ok {
+		return stat.Grouping{}, false
+	}
+	return stat.Grouping{Groups: groups, Partition: t.Partition, OfCell: zones}, true
 }
 
 // ends are the cells a zoning examines, from and to (inclusive, in the

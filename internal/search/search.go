@@ -671,10 +671,10 @@ func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded, t
 			}
 		}
 		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
-			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw: the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true
+			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw (at the ends of its outputs, or beside a gap in them): the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true
 		}
 		if d := max(c.Confirmations[0].TailDependence, c.Confirmations[1].TailDependence); d > UnresolvedDependence {
-			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn: without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false, true
+			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn (at the ends of the outputs, or beside a gap in them): without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false, true
 		}
 	}
 	return "", false, false
