@@ -452,11 +452,11 @@ func TestTailsBesideGapsAreExamined(t *testing.T) {
 // its tails face to face in the middle of its outputs, and error codes at
 // ±10⁹ (10⁻² of the time each) leave the Gaussian's tails beside them,
 // not at the ends of the order. Claimed at half their RDP at λ = 20 (truth
-// 2.5), both once passed (bounds 0.93–1.13, seeds 1–3): a cell of the
-// partition ten times wider than those beside it is now a gap, and each
-// side of it with a tail is zoned as the open ends are. At λ = 2 the
-// claims at the truth pass; a correct claim fails with probability at
-// most 10⁻⁴.
+// 2.5), both once passed (bounds 0.93–1.13 at seeds 1–3, and at the seed
+// used here): a cell of the partition ten times sparser than the cell
+// beside it now starts a gap, and each side of it with a tail is zoned as
+// the open ends are. At λ = 2 the claims at the truth pass; a correct
+// claim fails with probability at most 10⁻⁴.
 func TestRealTailsBesideGapsAreExamined(t *testing.T) {
 	noise := func(r *rand.Rand, c float64) float64 { return c + 2*r.NormFloat64() }
 	wrapped := dptest.Continuous(func(r *rand.Rand, c float64) float64 { return math.Mod(noise(r, c)+1000, 100) }).

@@ -44,14 +44,17 @@ func gapSpans(part *stat.Partition, cells []stat.Cell) []span {
 		return nil
 	}
 	count := func(c int) float64 { return float64(cells[c].P + cells[c].Q) }
-	density := func(c int) float64 {
+	width := func(c int) float64 {
 		lo, hi := part.Bounds(c)
-		return count(c) / (hi - lo)
+		return hi - lo
 	}
 	// bounded: a cell whose density is that of outputs spread, not an
 	// atom's or an open end's.
 	bounded := func(c int) bool { return !part.Open(c) && !part.Atom(c) }
-	sparse := func(c, edge int) bool { return GapDensity*density(c) < density(edge) }
+	// sparse: c holds its outputs GapDensity times more sparsely than
+	// edge, compared as ratios (scale-free: widths of 10⁻³⁰⁰ overflow no
+	// density).
+	sparse := func(c, edge int) bool { return GapDensity*count(c)/count(edge) < width(c)/width(edge) }
 	n := part.Cells()
 	in := make([]bool, n) // cells of a span found
 	var spans []span
@@ -97,25 +100,34 @@ func mergeSpans(spans []span) []span {
 // two open ends, zonesOf) the zones of the gaps in the outputs' support
 // (gapSpans), where zones has 1, one zone group each from 3 on, and
 // returns the number of groups and whether cells are left between the
-// zones. The cells of a gap hold the outskirts of the tails on its sides;
-// each side whose run of cells (to the next gap or the table's end) holds
-// a bounded cell that is not an atom is a tail, whose zone is the run of
-// cells from the gap in which both sides expect need outputs (counts
-// scaled by sp and sq), as at the table's ends, the lower side's starting
-// with the gap's own cells that are not atoms (the upper's when the lower
-// has no tail). A side of atoms alone (error codes) has no tail. A run too
-// small to hold its zones apart is zoned whole: a rare component, whose
-// own tails these draws cannot show.
+// zones. A gap's own cells that are not atoms (the outskirts of the tails
+// on its sides, a sparse floor) are a zone of their own; each side whose
+// run of cells (to the next gap or the table's end) holds a bounded cell
+// that is not an atom is a tail, whose zone is the run of cells from the
+// gap in which both sides expect need outputs (counts scaled by sp and
+// sq), as at the table's ends. A side of atoms alone (error codes) has no
+// tail, and a gap wholly in the table's end zones is that end's. A run
+// too small to hold its two sides' zones apart is zoned to its end, half
+// in each: a rare component, whose own tails these draws cannot show.
+// When the gaps' zones leave no cell between them (fifty modes at λ = 64),
+// the tails cannot be examined: false.
 func zonePartitionGaps(part *stat.Partition, cells []stat.Cell, sp, sq, need float64, zones []int) (int, bool) {
-	groups := 3
 	gaps := gapSpans(part, cells)
+	if len(gaps) == 0 {
+		return 3, true
+	}
+	groups := 3
 	for k, g := range gaps {
-		var across []int // the gap's own cells the table's zones left
+		inside := false
 		for c := g.from; c <= g.to; c++ {
 			if zones[c] == 1 && !part.Atom(c) {
-				across = append(across, c)
+				zones[c], inside = groups, true
 			}
 		}
+		if !inside {
+			continue // in the table's end zones, or atoms alone
+		}
+		groups++
 		for _, dir := range []int{-1, 1} {
 			from, stop := g.from-1, -1 // to the next gap, or the table's end
 			if dir > 0 {
@@ -127,33 +139,21 @@ func zonePartitionGaps(part *stat.Partition, cells []stat.Cell, sp, sq, need flo
 					stop = gaps[j].from
 				}
 			}
-			if zoneSide(part, cells, from, stop, dir, across, sp, sq, need, zones, groups) {
-				groups, across = groups+1, nil
+			if zoneSide(part, cells, from, stop, dir, sp, sq, need, zones, groups) {
+				groups++
 			}
 		}
-		if len(across) > 0 { // atoms alone on both sides
-			for _, c := range across {
-				zones[c] = groups
-			}
-			groups++
-		}
 	}
-	for _, z := range zones {
-		if z == 1 {
-			return groups, true
-		}
-	}
-	return groups, false
+	return groups, slices.Contains(zones, 1)
 }
 
 // zoneSide zones the run of cells from from towards stop (exclusive, step
 // dir) as the tail of a gap ([zonePartitionGaps]) in zone group, where
-// zones has 1, starting with the gap's own cells across, and reports
-// whether it is a tail: not for a run of atoms alone; its zone reaches up
-// to the cell where both sides expect need outputs, or the whole run (to
-// stop, or to a cell another zone holds) when it cannot hold that many
-// apart from the zone at its other side.
-func zoneSide(part *stat.Partition, cells []stat.Cell, from, stop, dir int, across []int, sp, sq, need float64, zones []int, group int) bool {
+// zones has 1, and reports whether it zoned any: none for a run of atoms
+// alone; up to the cell where both sides expect need outputs, or to stop
+// or a cell another zone holds when the run cannot hold that many apart
+// from the zone at its other side.
+func zoneSide(part *stat.Partition, cells []stat.Cell, from, stop, dir int, sp, sq, need float64, zones []int, group int) bool {
 	tail := false
 	for i := from; i != stop && i >= 0 && i < len(cells); i += dir {
 		tail = tail || !part.Atom(i) && !part.Open(i)
@@ -162,22 +162,14 @@ func zoneSide(part *stat.Partition, cells []stat.Cell, from, stop, dir int, acro
 		return false
 	}
 	var ep, eq float64
-	add := func(i int) bool {
-		zones[i] = group
+	zoned := false
+	for i := from; i != stop && i >= 0 && i < len(cells) && zones[i] == 1; i += dir {
+		zones[i], zoned = group, true
 		ep += float64(cells[i].P) * sp
 		eq += float64(cells[i].Q) * sq
-		return ep >= need && eq >= need
-	}
-	for _, c := range across {
-		add(c)
-	}
-	if ep >= need && eq >= need {
-		return true
-	}
-	for i := from; i != stop && i >= 0 && i < len(cells) && zones[i] == 1; i += dir {
-		if add(i) {
+		if ep >= need && eq >= need {
 			break
 		}
 	}
-	return true
+	return zoned
 }

@@ -306,10 +306,11 @@ const ZoneFraction = 20
 // (HardEndCount); with no zone at any end, EndZones returns no groups and
 // true. (Ranges of
 // numbers, cut to equal counts, cannot show an end's fall-off: their ends
-// are open, as real outputs'.) For a table whose ends cannot hold that
-// many outputs, or when a zone would hold more than 1/ZoneFraction of them
-// (λ large for n), it returns no groups and false: the tail the order λ
-// weights cannot be examined.
+// are open, as real outputs'.) For a table whose ends, or the sides of
+// whose gaps, cannot hold that many outputs apart from the rest, or when
+// a zone would hold more than 1/ZoneFraction of them (λ large for n), it
+// returns no groups and false: the tail the order λ weights cannot be
+// examined.
 func EndZones(t *stat.Table, lambda float64, n int) (stat.Grouping, bool) {
 	if t.Partition == nil {
 		return valueZones(t, lambda, n)

@@ -55,9 +55,10 @@ type RenyiFinding struct {
 	// though nothing lies beyond it, so only the end zones' share is
 	// measured for them, not the statistic's dependence on the zones.
 	Ranged bool
-	// Unreachable: the partition's ends cannot hold the 2λ² outputs per
-	// side an end zone needs at the confirmation's size (renyi.EndZones),
-	// so the tail the order λ weights cannot be examined.
+	// Unreachable: the partition's ends, or the sides of the gaps in its
+	// outputs, cannot hold apart from the rest the 2λ² outputs per side a
+	// zone needs at the confirmation's size (renyi.EndZones), so the tail
+	// the order λ weights cannot be examined.
 	Unreachable bool
 	// SparseValues, for numbers seen too rarely to be told apart one by
 	// one (stat.Table.Values), is the mean pooled count per value of the
@@ -386,7 +387,7 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if need := 2 * par.Lambda * par.Lambda; f.Unreachable && need > float64(n)/renyi.ZoneFraction {
 		score.Unresolved = fmt.Sprintf(endsPrefix+" %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)
 	} else if f.Unreachable {
-		score.Unresolved = fmt.Sprintf("the divergence at order λ = %g sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end to hold, apart from the rest, the 2λ² = %.0f outputs per side an end zone needs", par.Lambda, need)
+		score.Unresolved = fmt.Sprintf("the divergence at order λ = %g sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end, and each side of each gap in them, to hold apart from the rest the 2λ² = %.0f outputs per side a zone needs", par.Lambda, need)
 	}
 	if r := sparseReason(f.SparseValues); r != "" {
 		score.Unresolved = r

@@ -67,10 +67,12 @@ const MaxFarShare = 0.01
 // Values beyond a gap in either half of the pilot (farCount, from the
 // median outwards), if they are at most MaxFarShare of it, are far (Far):
 // they get cells apart from the rest, cut at their atoms (values repeated
-// LightAtomRepeats times) and, when there are PilotPerCell of them or
-// more, by count as the rest is: a few outputs one dataset alone produces
-// far away are one cell, a rare mode's values keep their own order (its
-// shift seen inside it, its tails zoned).
+// LightAtomRepeats times) and by count as the rest is, into cells of
+// PilotPerCell values or more: a few outputs one dataset alone produces
+// far away (fewer than twice PilotPerCell) are one cell, a rare mode's
+// values keep their own order (its shift seen inside it, its tails
+// zoned). (RefineTails, which finds far values among a screening's kept
+// extremes when the pilot found none, keeps them in one cell.)
 func PartitionOf(pooled []float64) *Partition { return partitionOf(pooled, true) }
 
 // ScorePartitionOf is PartitionOf for the values of a learned score of

@@ -180,6 +180,22 @@ func TestPartitionOfFarValues(t *testing.T) {
 	require.False(t, p.Far(p.Cell(lowest-0.5)), "the noise's tail below the pilot is not far")
 	require.Equal(t, p.Cell(lowest-0.5), p.Cell(lowest), "the gap is the first noise cell's")
 
+	// A rare mode far away (0.5% of the pilot) is cut by count as the
+	// bulk is, its cells far; six far values are one cell.
+	v = normalSample(30, 25_000, 0, 1)
+	copy(v, normalSample(33, 125, 1e6, 1))
+	p = PartitionOf(slices.Clone(v))
+	cells := map[int]bool{}
+	for _, x := range v[:125] {
+		require.True(t, p.Far(p.Cell(x)))
+		cells[p.Cell(x)] = true
+	}
+	require.GreaterOrEqual(t, len(cells), 125/PilotPerCell-1, "the mode's values keep their order")
+	v = normalSample(30, 25_000, 0, 1)
+	copy(v, leak)
+	p = PartitionOf(slices.Clone(v))
+	require.Equal(t, p.Cell(slices.Min(leak)), p.Cell(slices.Max(leak)), "a few far values are one cell")
+
 	r := newRand(32)
 	lattice := make([]float64, 25_000)
 	for i := range lattice {
