@@ -49,12 +49,24 @@ type RenyiFinding struct {
 	// (renyi.ZoneDependence); no groups for values that are not numbers,
 	// or numbers whose ends are the support's own (renyi.HardEndCount).
 	Zones stat.Grouping
-	// Ranged is set for ranges of numbers (stat.Table.Values): an event of
-	// one integer at an end of a bounded support (randomized response over
-	// 0…k−1 reports its telling value there) lies wholly in an end zone
-	// though nothing lies beyond it, so only the end zones' share is
-	// measured for them, not the statistic's dependence on the zones.
-	Ranged bool
+	// Ranged is set for ranges of numbers (stat.Table.Values), and
+	// RangedTails when the values themselves, zoned as a table of numbers
+	// (renyi.EndZones), have a tail at an end or beside a gap. Only then is
+	// the statistic's dependence on the ranges' zones measured, a group
+	// wholly in them taken as a tail's (renyi.ZoneDependence's onlyTails:
+	// a range is many values, none seen often). An event of the highest
+	// range alone is the end zone itself, whose share of the evidence is
+	// then a half at most whatever lies beyond it: a discrete Gaussian of
+	// σ = 300 at λ = 20 passed at half its RDP so. Randomized response
+	// over 0…k−1, whose ends are the support's own, reports its telling
+	// value at an end, wholly in an end zone of the ranges though nothing
+	// lies beyond it: only the zones' share is measured for it.
+	Ranged, RangedTails bool
+	// Sizes are what the screening counted in each group of Grouping, for
+	// a confirmation of fewer draws than the groups were made for (an
+	// early or quick look), which merges them (renyi.Coarsen); none for an
+	// event.
+	Sizes GroupSizes
 	// Unreachable: the partition's ends, or the sides of the gaps in its
 	// outputs, cannot hold apart from the rest the 2λ² outputs per side a
 	// zone needs at the confirmation's size (renyi.EndZones), so the tail
@@ -185,6 +197,13 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	}
 	sparse := sparseCount(orders[0])
 	alone := aloneAtomsOf(orders, helds)
+	tails := make([]bool, len(orders)) // ranges whose values have tails
+	for k, t := range orders {
+		if t.InRanges() {
+			vz, _ := renyi.EndZones(t.Values, c.par.Lambda, c.confirm)
+			tails[k] = vz.Groups > 0
+		}
+	}
 	var out [2]Screened[RenyiFinding]
 	for d, reverse := range []bool{false, true} {
 		for k := range orders {
@@ -193,7 +212,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 				return xy, yx, err
 			}
 			s.Finding.SparseValues = sparse
-			s.Finding.Ranged = orders[k].InRanges()
+			s.Finding.Ranged, s.Finding.RangedTails = orders[k].InRanges(), tails[k]
 			s.Unresolved = sparseReason(sparse)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
@@ -284,7 +303,54 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: renyi.Group(pooled, par.Lambda, c.confirm, reverse), Zones: zones, Unreachable: !reachable}}, nil
+	grouping := renyi.Group(pooled, par.Lambda, c.confirm, reverse)
+	sizes := groupSizes(pooled, grouping, reverse, c.confirm)
+	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: grouping, Sizes: sizes, Zones: zones, Unreachable: !reachable}}, nil
+}
+
+// GroupSizes are a screening's outputs in each group of a grouping made
+// for confirmations of For draws per side (renyi.Group): P[g] of the
+// bounded side's NP, Q[g] of the other's NQ.
+type GroupSizes struct {
+	P, Q   []int64
+	NP, NQ int64
+	For    int
+}
+
+// groupSizes counts the pooled screening t in the groups of g, made for n
+// draws, oriented for D_λ(P ‖ Q), or D_λ(Q ‖ P) if reverse.
+func groupSizes(t *stat.Table, g stat.Grouping, reverse bool, n int) GroupSizes {
+	p, q := renyi.GroupTotals(t, g)
+	s := GroupSizes{P: p, Q: q, NP: t.NP, NQ: t.NQ, For: n}
+	if reverse {
+		s.P, s.Q, s.NP, s.NQ = q, p, t.NQ, t.NP
+	}
+	return s
+}
+
+// coarsened returns counts c of a confirmation of n draws per side in the
+// groups of s, each group's zones outputs apart (stat.Product with the end
+// zones: group zones·g + z), with the groups merged as renyi.Coarsen
+// merges them for n draws; c itself if the groups were made for n draws
+// or fewer, or s is empty (an event).
+func (s GroupSizes) coarsened(c []int64, n int64, zones int, lambda float64) []int64 {
+	if s.For == 0 || n >= int64(s.For) {
+		return c
+	}
+	if len(c) != len(s.P)*zones {
+		panic(fmt.Sprintf("search: %d counts of %d groups of %d zones", len(c), len(s.P), zones))
+	}
+	ep, eq := make([]float64, len(s.P)), make([]float64, len(s.P))
+	for g := range s.P {
+		ep[g] = float64(s.P[g]) / float64(s.NP) * float64(n)
+		eq[g] = float64(s.Q[g]) / float64(s.NQ) * float64(n)
+	}
+	merged, groups := renyi.Coarsen(ep, eq, lambda)
+	out := make([]int64, groups*zones)
+	for i, v := range c {
+		out[merged[i/zones]*zones+i%zones] += v
+	}
+	return out
 }
 
 // FarAloneCount is how many outputs of one dataset alone in far cells a
@@ -362,11 +428,14 @@ func (f *RenyiFinding) counted() stat.Grouping {
 // on the side whose divergence from the other is bounded) and says what
 // it cannot resolve.
 func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, alpha float64) (Score, error) {
+	zones := max(f.Zones.Groups, 1)
+	far := farAlone(f.Grouping, sumZones(cp, zones), sumZones(cq, zones))
+	cp, cq = f.Sizes.coarsened(cp, n, zones, par.Lambda), f.Sizes.coarsened(cq, n, zones, par.Lambda)
 	var dependence float64
 	var zp, zq []int64 // counts of the zones
 	if f.Zones.Groups > 0 {
-		if !f.Ranged {
-			dependence = renyi.ZoneDependence(cp, cq, f.Zones.Groups, par.Lambda, f.Zones.Partition == nil)
+		if !f.Ranged || f.RangedTails {
+			dependence = renyi.ZoneDependence(cp, cq, f.Zones.Groups, par.Lambda, f.Zones.Partition == nil || f.Ranged)
 		}
 		zp, zq = zoneTotals(cp, f.Zones.Groups), zoneTotals(cq, f.Zones.Groups)
 		cp, cq = sumZones(cp, f.Zones.Groups), sumZones(cq, f.Zones.Groups)
@@ -392,9 +461,9 @@ func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, a
 	if r := sparseReason(f.SparseValues); r != "" {
 		score.Unresolved = r
 	}
-	if k := farAlone(f.Grouping, cp, cq); k >= FarAloneCount {
+	if far >= FarAloneCount {
 		score.Unbounded, score.FarAlone = true, true
-		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", k, n, par.Lambda)
+		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", far, n, par.Lambda)
 	}
 	return score, nil
 }
