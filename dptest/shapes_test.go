@@ -183,10 +183,12 @@ func partitionSelection() dptest.Mechanism[[]float64] {
 }
 
 // Data in [−1, 1]: the search simplifies and improves within the range of
-// the user's records, so the witness of Σx + N(0, 1) differs by 2 (−1
-// against 1), its true D₂ = 4, and a claim of 2.5 fails; simplification
-// toward the old [0, 1] extremes would have shown a difference of 1
-// (D₂ = 1) at best.
+// the user's records, so a confirmed pair of Σx + N(0, 1) differs by 2
+// (−1 against 1), its true D₂ = 4, and a claim of 2.5 fails;
+// simplification toward the old [0, 1] extremes would have shown a
+// difference of 1 (D₂ = 1) at best. (The report's witness is the
+// violated candidate of the highest bound: under -short the early look
+// also violates the pair it simplified, 1.91 apart, and may name that.)
 func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
@@ -199,13 +201,15 @@ func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 	rep, err := dptest.AuditRDP(m, 2, 2.5, dptest.Neighbors(gen), dptest.Seed(12))
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
-	w, ok := dptest.WitnessOf[[]float64](rep)
-	require.True(t, ok)
-	gap := 0.0
-	for i := range w.X {
-		gap = max(gap, math.Abs(w.X[i]-w.Y[i]))
+	widest := 0.0
+	for _, c := range rep.Confirmations {
+		w, ok := c.Witness.(fixtures.Pair[[]float64])
+		require.True(t, ok)
+		for i := range w.X {
+			widest = max(widest, math.Abs(w.X[i]-w.Y[i]))
+		}
 	}
-	require.Equal(t, 2.0, gap, "witness %v", w)
+	require.Equal(t, 2.0, widest, "%s", rep)
 }
 
 // NonDPLaplace1's noise scale shrinks with the dataset's size, so on an
