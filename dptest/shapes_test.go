@@ -513,7 +513,11 @@ func wideDiscreteGaussian(sigma float64) func(r *rand.Rand, c int64) int64 {
 // was not measured against the zones, as a range at an end was taken for
 // a value seen often. A range is many values, none seen often; the audit
 // now says the evidence rests on the extremes. At λ = 2 the claims at the
-// truth pass; a correct claim fails with probability at most 10⁻⁴.
+// truth pass, and so does a discrete Laplace of scale 1,000 clamped at 0
+// at λ = 10 (claimed at the unclamped truth, which bounds it), whose
+// clamp's bound is a range of one value in an end zone (a first version
+// took it for a tail's: inconclusive in 5 of 5 seeds); a correct claim
+// fails with probability at most 10⁻⁴.
 func TestSparseIntegerTailsAreExamined(t *testing.T) {
 	wide := wideDiscreteGaussian(300)
 	narrow := wideDiscreteGaussian(30)
@@ -533,6 +537,14 @@ func TestSparseIntegerTailsAreExamined(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, rep.Violated)
 	}
+	const b = 1000
+	clamped := dptest.Discrete(func(r *rand.Rand, c int64) int64 {
+		geometric := func() float64 { return math.Floor(-b * math.Log(1-r.Float64())) }
+		return max(0, c+int64(geometric()-geometric()))
+	}).WithPairs(fixtures.Pair[int64]{X: b, Y: 0})
+	rep, err := dptest.AuditRDP(clamped, 10, discreteLaplaceRDP(b, b, 10), dptest.Samples(1_000_000), dptest.Seed(1))
+	require.NoError(t, err)
+	require.False(t, rep.Violated)
 }
 
 // discreteLaplaceRDP is D_λ of the two-sided geometric of scale b

@@ -47,8 +47,11 @@ func Group(t *stat.Table, lambda float64, n int, reverse bool) stat.Grouping {
 // sample than it was made for: ep and eq are each group's expected
 // outputs per side in that sample (the screening's counts of the group,
 // scaled), in the grouping's order, and merged[g] is group g's group in
-// the coarser grouping, cut as Group cuts cells, each holding at least
-// GroupCount·λ² expected outputs per side. An early look counts a tenth
+// the coarser grouping, cut by Group's rule for cells (groupByCounts),
+// each holding at least GroupCount·λ² expected outputs per side (at the
+// size the groups were made for, a short last run that Group joined to
+// a group Q never produced may be merged: callers leave that size
+// alone). An early look counts a tenth
 // of the planned draws in groups made for all of them, about λ²/5 outputs
 // a side each: the plug-in's bias, about λ²/(2m) of itself for m outputs
 // a side, then exceeds what its correction removes (capped at a half),
@@ -470,6 +473,14 @@ func zoneOf(i, lo, hi int) int {
 // its audits can end inconclusive (a count of two randomized-response bits
 // at ε₀ = 5.3, whose top value is drawn 5,000 times a million, at λ = 2).
 func ZoneDependence(p, q []int64, zones int, lambda float64, onlyTails bool) float64 {
+	return ZoneDependenceOf(p, q, zones, lambda, func(int) bool { return onlyTails })
+}
+
+// ZoneDependenceOf is ZoneDependence with onlyTails decided group by group
+// (tail(g) for group g of the statistic): ranges of numbers take a group
+// of ranges wholly in the zones as a tail's, but not one holding a cell of
+// one value, a clamp's bound seen as often as any range.
+func ZoneDependenceOf(p, q []int64, zones int, lambda float64, tail func(g int) bool) float64 {
 	logRatio := func(p, q int64) float64 { return math.Log(float64(p)) - math.Log(max(float64(q), 0.5)) }
 	var all, inner []float64
 	for g := 0; g+zones <= len(p); g += zones {
@@ -487,7 +498,7 @@ func ZoneDependence(p, q []int64, zones int, lambda float64, onlyTails bool) flo
 			without = logRatio(p[g+1], q[g+1])
 		case q[g+1] > 0:
 			without = math.Inf(-1) // inside the zones the group is seen on q's side only
-		case onlyTails || float64(pg+qg) < 4*GroupCount*lambda*lambda:
+		case tail(g/zones) || float64(pg+qg) < 4*GroupCount*lambda*lambda:
 			without = 0 // a thin group wholly in the zones: no evidence without them
 		}
 		all = append(all, math.Log(float64(pg))+(lambda-1)*full)

@@ -24,7 +24,8 @@ import (
 // most telling cells (renyi.BestEvent), bounded exactly through the
 // two-point divergence of its probabilities (renyi.EventBound). Candidates
 // rank by that predicted bound; the confirmation counts fresh outputs in
-// the groups, or the event, the screening fixed.
+// the groups, or the event, the screening fixed (on fewer draws than
+// planned, the groups merged: GroupSizes.coarsened).
 func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, confirm int, alpha float64) Criterion[D, RenyiFinding] {
 	return rdpCriterion[D]{src, renyi.Params{
 		Lambda: lambda, DiscreteTau: rules.DiscreteTau, RelativeTau: rules.RelativeTau,
@@ -53,8 +54,9 @@ type RenyiFinding struct {
 	// RangedTails when the values themselves, zoned as a table of numbers
 	// (renyi.EndZones), have a tail at an end or beside a gap. Only then is
 	// the statistic's dependence on the ranges' zones measured, a group
-	// wholly in them taken as a tail's (renyi.ZoneDependence's onlyTails:
-	// a range is many values, none seen often). An event of the highest
+	// wholly in them taken as a tail's (renyi.ZoneDependenceOf: a range is
+	// many values, none seen often) unless it holds a cell of one value (a
+	// clamp's bound at the support's own end). An event of the highest
 	// range alone is the end zone itself, whose share of the evidence is
 	// then a half at most whatever lies beyond it: a discrete Gaussian of
 	// σ = 300 at λ = 20 passed at half its RDP so. Randomized response
@@ -64,8 +66,8 @@ type RenyiFinding struct {
 	Ranged, RangedTails bool
 	// Sizes are what the screening counted in each group of Grouping, for
 	// a confirmation of fewer draws than the groups were made for (an
-	// early or quick look), which merges them (renyi.Coarsen); none for an
-	// event.
+	// early or quick look, a finder's check, the deep screening's
+	// audition), which merges them (renyi.Coarsen); none for an event.
 	Sizes GroupSizes
 	// Unreachable: the partition's ends, or the sides of the gaps in its
 	// outputs, cannot hold apart from the rest the 2λ² outputs per side a
@@ -197,11 +199,11 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	}
 	sparse := sparseCount(orders[0])
 	alone := aloneAtomsOf(orders, helds)
-	tails := make([]bool, len(orders)) // ranges whose values have tails
+	tails := make([]bool, len(orders)) // ranges whose values have tails, and no atom in a zone
 	for k, t := range orders {
 		if t.InRanges() {
-			vz, _ := renyi.EndZones(t.Values, c.par.Lambda, c.confirm)
-			tails[k] = vz.Groups > 0
+			vz, reachable := renyi.EndZones(t.Values, c.par.Lambda, c.confirm)
+			tails[k] = vz.Groups > 0 || !reachable
 		}
 	}
 	var out [2]Screened[RenyiFinding]
@@ -328,27 +330,59 @@ func groupSizes(t *stat.Table, g stat.Grouping, reverse bool, n int) GroupSizes 
 	return s
 }
 
-// coarsened returns counts c of a confirmation of n draws per side in the
-// groups of s, each group's zones outputs apart (stat.Product with the end
-// zones: group zones·g + z), with the groups merged as renyi.Coarsen
-// merges them for n draws; c itself if the groups were made for n draws
-// or fewer, or s is empty (an event).
-func (s GroupSizes) coarsened(c []int64, n int64, zones int, lambda float64) []int64 {
+// merged returns, for a confirmation of n draws per side, each group's
+// group once merged as renyi.Coarsen merges them for n draws, and their
+// number; nil if the groups were made for n draws or fewer, or s is empty
+// (an event).
+func (s GroupSizes) merged(n int64, lambda float64) ([]int, int) {
 	if s.For == 0 || n >= int64(s.For) {
-		return c
-	}
-	if len(c) != len(s.P)*zones {
-		panic(fmt.Sprintf("search: %d counts of %d groups of %d zones", len(c), len(s.P), zones))
+		return nil, 0
 	}
 	ep, eq := make([]float64, len(s.P)), make([]float64, len(s.P))
 	for g := range s.P {
 		ep[g] = float64(s.P[g]) / float64(s.NP) * float64(n)
 		eq[g] = float64(s.Q[g]) / float64(s.NQ) * float64(n)
 	}
-	merged, groups := renyi.Coarsen(ep, eq, lambda)
+	return renyi.Coarsen(ep, eq, lambda)
+}
+
+// coarsened returns counts c of a confirmation of n draws per side in the
+// groups of s, each group's zones outputs apart (stat.Product with the end
+// zones: group zones·g + z), with the groups merged (GroupSizes.merged);
+// c itself if they are not.
+func (s GroupSizes) coarsened(c []int64, n int64, zones int, lambda float64) []int64 {
+	merged, groups := s.merged(n, lambda)
+	if merged == nil {
+		return c
+	}
+	if len(c) != len(s.P)*zones {
+		panic(fmt.Sprintf("search: %d counts of %d groups of %d zones", len(c), len(s.P), zones))
+	}
 	out := make([]int64, groups*zones)
 	for i, v := range c {
 		out[merged[i/zones]*zones+i%zones] += v
+	}
+	return out
+}
+
+// atomGroups reports, for ranges of numbers, which groups of f.Grouping
+// (merged for n draws as the confirmation merges them) hold a cell of one
+// value (stat.Partition.Atom); nil for other findings.
+func (f *RenyiFinding) atomGroups(n int64, lambda float64) []bool {
+	if !f.Ranged || f.Grouping.Partition == nil {
+		return nil
+	}
+	atoms := make([]bool, f.Grouping.Groups)
+	for c, g := range f.Grouping.OfCell {
+		atoms[g] = atoms[g] || f.Grouping.Partition.Atom(c)
+	}
+	merged, groups := f.Sizes.merged(n, lambda)
+	if merged == nil {
+		return atoms
+	}
+	out := make([]bool, groups)
+	for g, a := range atoms {
+		out[merged[g]] = out[merged[g]] || a
 	}
 	return out
 }
@@ -427,15 +461,40 @@ func (f *RenyiFinding) counted() stat.Grouping {
 // confirmation bounds the statistic from counts cp, cq of f.counted() (cp
 // on the side whose divergence from the other is bounded) and says what
 // it cannot resolve.
+//
+// On fewer draws than its groups were made for (an early look), it bounds
+// the groups merged (GroupSizes.coarsened), and the statistic as planned
+// too (Score.Planned): the merged one decides a violation, and a hold
+// needs both below its limit, so that merging, which lowers the
+// statistic's true value, makes no claim easier to hold.
 func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, alpha float64) (Score, error) {
 	zones := max(f.Zones.Groups, 1)
 	far := farAlone(f.Grouping, sumZones(cp, zones), sumZones(cq, zones))
-	cp, cq = f.Sizes.coarsened(cp, n, zones, par.Lambda), f.Sizes.coarsened(cq, n, zones, par.Lambda)
+	mp, mq := f.Sizes.coarsened(cp, n, zones, par.Lambda), f.Sizes.coarsened(cq, n, zones, par.Lambda)
+	if len(mp) == len(cp) {
+		return f.bound(cp, cq, far, f.atomGroups(n, par.Lambda), n, par, alpha)
+	}
+	merged, err := f.bound(mp, mq, far, f.atomGroups(n, par.Lambda), n, par, alpha)
+	if err != nil {
+		return merged, err
+	}
+	planned, err := f.bound(cp, cq, far, f.atomGroups(int64(f.Sizes.For), par.Lambda), n, par, alpha)
+	merged.Planned = &planned
+	return merged, err
+}
+
+// bound bounds the statistic from counts cp, cq of f.counted() or of its
+// groups merged, far of them alone beyond a gap (farAlone), atoms the
+// groups holding a cell of one value (atomGroups).
+func (f *RenyiFinding) bound(cp, cq []int64, far int64, atoms []bool, n int64, par renyi.Params, alpha float64) (Score, error) {
 	var dependence float64
 	var zp, zq []int64 // counts of the zones
 	if f.Zones.Groups > 0 {
 		if !f.Ranged || f.RangedTails {
-			dependence = renyi.ZoneDependence(cp, cq, f.Zones.Groups, par.Lambda, f.Zones.Partition == nil || f.Ranged)
+			values := f.Zones.Partition == nil
+			dependence = renyi.ZoneDependenceOf(cp, cq, f.Zones.Groups, par.Lambda, func(g int) bool {
+				return values || f.Ranged && (atoms == nil || !atoms[g])
+			})
 		}
 		zp, zq = zoneTotals(cp, f.Zones.Groups), zoneTotals(cq, f.Zones.Groups)
 		cp, cq = sumZones(cp, f.Zones.Groups), sumZones(cq, f.Zones.Groups)

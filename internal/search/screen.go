@@ -260,7 +260,8 @@ func (s *screening[D, F]) refine() error {
 // largest of more blocks is luckier, and an event grown from a lucky peak
 // is narrow. So the old and the new statistics are both counted on the
 // same draws of streams of their own, at the early look's size and in two
-// rounds as it (an audition), and the new ones, all of them, replace the
+// rounds as it (an audition; a Rényi statistic's groups merged for that
+// size, as the early look's are), and the new ones, all of them, replace the
 // old if their best candidate's bound at the planned size and level z,
 // predicted from those counts ([predictedBound]), beats the old ones'.
 // The planned confirmation then counts them from the start of its streams

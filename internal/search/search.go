@@ -95,6 +95,11 @@ type Score struct {
 	// events below its limit.
 	AltEvent bool
 	Second   *Score
+	// Planned is, for a Rényi confirmation on fewer draws than its groups
+	// were made for (whose score is that of the groups merged), the score
+	// of the groups as planned: an early hold needs it below its limit
+	// too (RenyiFinding.confirmation).
+	Planned *Score
 	// EventShare is, for a local-DP confirmation, the share P̂(E) of the
 	// bounded side's draws in the event confirmed (see
 	// dpCriterion.SupResolution); 0 for other criteria.
@@ -611,14 +616,18 @@ func holdTest(crit any, th float64) func(Score) bool {
 // at or below plan.HoldShare of it), no confirmation counted an event one
 // dataset alone produced, and none leans on the end zones
 // (HoldTailFactor). The statistics are the ones the planned confirmation
-// would count (one screening serves both), so a candidate whose
+// would count (one screening serves both; a Rényi statistic's groups,
+// merged for the early look's size, are held as planned too:
+// Score.Planned), so a candidate whose
 // statistic's true value exceeds the claim passes here with probability
 // under Φ(−HoldZ) = 1% where its estimate is about normal with that
 // standard error, and far less the further the hold's limit lies under
 // the claim.
 func held[D, F any](screened, confirmed []Candidate[D, F], below func(Score) bool) bool {
-	inside := func(s Score) bool {
-		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor
+	var inside func(s Score) bool
+	inside = func(s Score) bool {
+		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor &&
+			(s.Planned == nil || inside(*s.Planned))
 	}
 	if !screeningsPass(screened, below) {
 		return false
@@ -645,9 +654,11 @@ func screeningsPass[D, F any](cands []Candidate[D, F], below func(Score) bool) b
 
 // heldBelow reports whether a score's upper bound Estimate + HoldZ·StdErr
 // lies at or below limit, its event seen on both datasets, and so does
-// the second event's of a local-DP confirmation (Score.Second).
+// the second event's of a local-DP confirmation (Score.Second) and the
+// planned groups' of a Rényi one (Score.Planned).
 func heldBelow(s Score, limit float64) bool {
-	return s.Estimate+HoldZ*s.StdErr <= limit && !s.Unbounded && (s.Second == nil || heldBelow(*s.Second, limit))
+	return s.Estimate+HoldZ*s.StdErr <= limit && !s.Unbounded &&
+		(s.Second == nil || heldBelow(*s.Second, limit)) && (s.Planned == nil || heldBelow(*s.Planned, limit))
 }
 
 // UnresolvedShare is the TailShare, in either confirmation of a confirmed
