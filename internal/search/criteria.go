@@ -25,7 +25,7 @@ import (
 // two-point divergence of its probabilities (renyi.EventBound). Candidates
 // rank by that predicted bound; the confirmation counts fresh outputs in
 // the groups, or the event, the screening fixed (on fewer draws than
-// planned, the groups merged: GroupSizes.coarsened).
+// planned, the groups merged: GroupSizes.merged).
 func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, confirm int, alpha float64) Criterion[D, RenyiFinding] {
 	return rdpCriterion[D]{src, renyi.Params{
 		Lambda: lambda, DiscreteTau: rules.DiscreteTau, RelativeTau: rules.RelativeTau,
@@ -199,7 +199,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	}
 	sparse := sparseCount(orders[0])
 	alone := aloneAtomsOf(orders, helds)
-	tails := make([]bool, len(orders)) // ranges whose values have tails, and no atom in a zone
+	tails := make([]bool, len(orders)) // ranges whose values have tails
 	for k, t := range orders {
 		if t.InRanges() {
 			vz, reachable := renyi.EndZones(t.Values, c.par.Lambda, c.confirm)
@@ -346,17 +346,12 @@ func (s GroupSizes) merged(n int64, lambda float64) ([]int, int) {
 	return renyi.Coarsen(ep, eq, lambda)
 }
 
-// coarsened returns counts c of a confirmation of n draws per side in the
-// groups of s, each group's zones outputs apart (stat.Product with the end
-// zones: group zones·g + z), with the groups merged (GroupSizes.merged);
-// c itself if they are not.
-func (s GroupSizes) coarsened(c []int64, n int64, zones int, lambda float64) []int64 {
-	merged, groups := s.merged(n, lambda)
-	if merged == nil {
-		return c
-	}
-	if len(c) != len(s.P)*zones {
-		panic(fmt.Sprintf("search: %d counts of %d groups of %d zones", len(c), len(s.P), zones))
+// mergeCounts returns counts c of groups, each group's zones outputs
+// apart (stat.Product with the end zones: group zones·g + z), in the
+// groups merged[g] of a coarser grouping of groups groups (GroupSizes.merged).
+func mergeCounts(c []int64, merged []int, groups, zones int) []int64 {
+	if len(c) != len(merged)*zones {
+		panic(fmt.Sprintf("search: %d counts of %d groups of %d zones", len(c), len(merged), zones))
 	}
 	out := make([]int64, groups*zones)
 	for i, v := range c {
@@ -366,9 +361,8 @@ func (s GroupSizes) coarsened(c []int64, n int64, zones int, lambda float64) []i
 }
 
 // atomGroups reports, for ranges of numbers, which groups of f.Grouping
-// (merged for n draws as the confirmation merges them) hold a cell of one
-// value (stat.Partition.Atom); nil for other findings.
-func (f *RenyiFinding) atomGroups(n int64, lambda float64) []bool {
+// hold a cell of one value (stat.Partition.Atom); nil for other findings.
+func (f *RenyiFinding) atomGroups() []bool {
 	if !f.Ranged || f.Grouping.Partition == nil {
 		return nil
 	}
@@ -376,15 +370,7 @@ func (f *RenyiFinding) atomGroups(n int64, lambda float64) []bool {
 	for c, g := range f.Grouping.OfCell {
 		atoms[g] = atoms[g] || f.Grouping.Partition.Atom(c)
 	}
-	merged, groups := f.Sizes.merged(n, lambda)
-	if merged == nil {
-		return atoms
-	}
-	out := make([]bool, groups)
-	for g, a := range atoms {
-		out[merged[g]] = out[merged[g]] || a
-	}
-	return out
+	return atoms
 }
 
 // FarAloneCount is how many outputs of one dataset alone in far cells a
@@ -463,22 +449,30 @@ func (f *RenyiFinding) counted() stat.Grouping {
 // it cannot resolve.
 //
 // On fewer draws than its groups were made for (an early look), it bounds
-// the groups merged (GroupSizes.coarsened), and the statistic as planned
+// the groups merged (GroupSizes.merged), and the statistic as planned
 // too (Score.Planned): the merged one decides a violation, and a hold
 // needs both below its limit, so that merging, which lowers the
 // statistic's true value, makes no claim easier to hold.
 func (f *RenyiFinding) confirmation(cp, cq []int64, n int64, par renyi.Params, alpha float64) (Score, error) {
 	zones := max(f.Zones.Groups, 1)
 	far := farAlone(f.Grouping, sumZones(cp, zones), sumZones(cq, zones))
-	mp, mq := f.Sizes.coarsened(cp, n, zones, par.Lambda), f.Sizes.coarsened(cq, n, zones, par.Lambda)
-	if len(mp) == len(cp) {
-		return f.bound(cp, cq, far, f.atomGroups(n, par.Lambda), n, par, alpha)
+	atoms := f.atomGroups()
+	into, groups := f.Sizes.merged(n, par.Lambda)
+	if into == nil || groups == len(into) {
+		return f.bound(cp, cq, far, atoms, n, par, alpha)
 	}
-	merged, err := f.bound(mp, mq, far, f.atomGroups(n, par.Lambda), n, par, alpha)
+	var mergedAtoms []bool
+	if atoms != nil {
+		mergedAtoms = make([]bool, groups)
+		for g, a := range atoms {
+			mergedAtoms[into[g]] = mergedAtoms[into[g]] || a
+		}
+	}
+	merged, err := f.bound(mergeCounts(cp, into, groups, zones), mergeCounts(cq, into, groups, zones), far, mergedAtoms, n, par, alpha)
 	if err != nil {
 		return merged, err
 	}
-	planned, err := f.bound(cp, cq, far, f.atomGroups(int64(f.Sizes.For), par.Lambda), n, par, alpha)
+	planned, err := f.bound(cp, cq, far, atoms, n, par, alpha)
 	merged.Planned = &planned
 	return merged, err
 }
