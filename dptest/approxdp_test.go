@@ -239,6 +239,94 @@ func TestGDPOfRandomizedResponse(t *testing.T) {
 	require.True(t, rep.Violated, "%s", rep)
 }
 
+// The Laplace mechanism of scale b is μ-GDP for μ the largest
+// Φ⁻¹(1−α) − Φ⁻¹(β) over its threshold tests "output > t" (α and β their
+// errors on the pair 1, 0), attained at t = ½: μ = 2·Φ⁻¹(1 − e^{−1/(2b)}/2),
+// 1.0301 at b = 1 (a grid of thresholds checks it below). Its trade-off
+// curve is not a Gaussian one: its exact μ passes and μ/1.5 fails. Each
+// audit fails a correct claim with probability at most 10⁻⁴.
+func TestGDPOfTheLaplaceMechanism(t *testing.T) {
+	const b = 1.0
+	phiInv := func(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+	laplaceCDF := func(x, centre float64) float64 {
+		if x < centre {
+			return math.Exp((x-centre)/b) / 2
+		}
+		return 1 - math.Exp(-(x-centre)/b)/2
+	}
+	mu := 2 * phiInv(1-math.Exp(-1/(2*b))/2)
+	grid := 0.0
+	for x := -20 * b; x <= 21*b; x += b / 1000 {
+		alpha, beta := 1-laplaceCDF(x, 0), laplaceCDF(x, 1)
+		if alpha > 1e-12 && beta > 1e-12 {
+			grid = math.Max(grid, phiInv(1-alpha)-phiInv(beta))
+		}
+	}
+	require.InDelta(t, mu, grid, 1e-6, "the threshold ½ is the best test")
+
+	m := dptest.Continuous(mechanisms.Laplace{B: b}.Sample)
+	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditGDP(m, mu, dptest.Samples(200_000), pair, dptest.Seed(15))
+	require.NoError(t, err)
+	require.False(t, rep.Violated, "%s", rep)
+	require.InDelta(t, mu, rep.Estimate, 0.05*mu, "%s", rep)
+	rep, err = dptest.AuditGDP(m, mu/1.5, dptest.Samples(200_000), pair, dptest.Seed(16))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}
+
+// A discrete Laplace (two-sided geometric, mass ∝ e^{−|k|/b}) of scale
+// b = 1,000 on the integers 1,000 and 0, whose values are drawn a few
+// times each and screened in ranges: its exact δ(½) = Σ_k max(0, p_k −
+// e^{½}q_k) = 0.2212 passes and δ/1.5 fails; so do its exact μ (as for the
+// Laplace, the best threshold test) and μ/1.5. Each audit fails a correct
+// claim with probability at most 10⁻⁴.
+func TestApproxDPAndGDPOfAWideDiscreteLaplace(t *testing.T) {
+	const b, shift, eps = 1000, 1000, 0.5
+	phiInv := func(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+	const w = 60 * b
+	mass := func(k int) float64 { return math.Exp(-math.Abs(float64(k)) / b) }
+	z := 0.0
+	for k := -w; k <= w; k++ {
+		z += mass(k)
+	}
+	var delta, mu, alpha, beta float64 = 0, 0, 1, 0 // tests "output > k": α under Y = 0, β under X = shift
+	for k := -w; k <= w+shift; k++ {
+		p, q := mass(k-shift)/z, mass(k)/z
+		delta += math.Max(0, p-math.Exp(eps)*q)
+		alpha, beta = alpha-q, beta+p
+		if alpha > 1e-12 && beta > 1e-12 {
+			mu = math.Max(mu, phiInv(1-alpha)-phiInv(beta))
+		}
+	}
+	require.InDelta(t, 0.2212, delta, 1e-4)
+
+	m := dptest.Discrete(func(r *rand.Rand, c int64) int64 {
+		geometric := func() float64 { return math.Floor(-b * math.Log(1-r.Float64())) }
+		return c + int64(geometric()-geometric())
+	}).WithPairs(fixtures.Pair[int64]{X: shift, Y: 0})
+	o := []dptest.Option{dptest.Samples(200_000)}
+	for i, c := range []struct {
+		audit func(claim float64, seed uint64) (dptest.Report, error)
+		truth float64
+	}{
+		{func(d float64, seed uint64) (dptest.Report, error) {
+			return dptest.AuditApproxDP(m, eps, d, append(o, dptest.Seed(seed))...)
+		}, delta},
+		{func(mu float64, seed uint64) (dptest.Report, error) {
+			return dptest.AuditGDP(m, mu, append(o, dptest.Seed(seed))...)
+		}, mu},
+	} {
+		rep, err := c.audit(c.truth, uint64(20+2*i))
+		require.NoError(t, err)
+		require.False(t, rep.Violated, "%s", rep)
+		require.Greater(t, rep.LowerBound, 0.9*c.truth, "%s", rep)
+		rep, err = c.audit(c.truth/1.5, uint64(21+2*i))
+		require.NoError(t, err)
+		require.True(t, rep.Violated, "%s", rep)
+	}
+}
+
 func TestApproxDPAndGDPBadInput(t *testing.T) {
 	m := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample)
 	for _, c := range []struct {

@@ -1,8 +1,10 @@
 // Command calibration measures the false-failure rate of dptest.AuditRDP on
 // correct mechanisms claimed at their exact Rényi DP, ε = m.RDP(λ):
 // Gaussian σ = 5, Laplace b = 5, subsampled Gaussian σ = 5, γ = ½ (real
-// outputs) and randomized response ε₀ = 1.5 on 10 records (discrete), at
-// λ ∈ {2, 5}, with the default options (default candidates: the canonical
+// outputs), randomized response ε₀ = 1.5 on 10 records (discrete) and
+// the discrete Laplace of scale 1,000 on ⌊1000·Σx⌋ (integers drawn a few
+// times each, screened in ranges), at λ ∈ {2, 5} unless -lambda says
+// otherwise, with the default options (default candidates: the canonical
 // pair and 20 pairs of fixtures.UnitCube(10); 1,000,000 confirming samples)
 // and a distinct dptest.Seed per run.
 //
@@ -17,8 +19,10 @@
 //
 // For every (mechanism, λ) it prints the number of runs, and for each
 // confidence the violations, their rate and its Clopper–Pearson 95%
-// interval (a calibrated audit has rate ≤ 1 − c); then the median of
-// LowerBound/ε and Estimate/ε at the default confidence, the runs of old
+// interval (a calibrated audit has rate ≤ 1 − c); then the audits
+// inconclusive at the default confidence (no false failure, but no pass:
+// at high orders the Gaussian's evidence lies in tails its draws barely
+// reach), the median of LowerBound/ε and Estimate/ε there, the runs of old
 // -raw files whose reconstruction was cross-checked and the
 // disagreements, and the seconds per audit at the default confidence.
 //
@@ -27,6 +31,7 @@
 // file; -from summarises such files (comma-separated) without auditing.
 //
 //	go run ./internal/experiments/calibration -runs 1000 -raw /tmp/runs/calibration-raw.tsv
+//	go run ./internal/experiments/calibration -runs 100 -lambda 10,16 -mech gaussian,laplace,rr,dlap
 package main
 
 import (
@@ -34,6 +39,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -66,7 +73,44 @@ func calibrationMechanisms() []mechanism {
 		{"laplace", dptest.Continuous(lap.Sample), lap.RDP},
 		{"sub-gaussian", dptest.Continuous(sgau.Sample), sgau.RDP},
 		{"rr", dptest.Discrete(rr.Sample), rr.RDP},
+		{"dlap", dptest.Discrete(wideDiscreteLaplace), func(lambda float64) float64 {
+			return discreteLaplaceRDP(wideScale, wideScale, lambda)
+		}},
 	}
+}
+
+// wideScale is the scale b of the discrete Laplace, and the factor by
+// which it scales the sum: neighbours in [0, 1]^m move ⌊b·Σx⌋ by at most b.
+const wideScale = 1000
+
+// wideDiscreteLaplace draws ⌊b·Σx⌋ + G − G′, G and G′ independent
+// geometric on {0, 1, …} with P(G ≥ k) = e^{−k/b}: the two-sided geometric
+// of mass ∝ e^{−|k|/b}.
+func wideDiscreteLaplace(r *rand.Rand, x []float64) int64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	geometric := func() float64 { return math.Floor(-wideScale * math.Log(1-r.Float64())) }
+	return int64(math.Floor(wideScale*s)) + int64(geometric()-geometric())
+}
+
+// discreteLaplaceRDP is D_λ(P_shift ‖ P_0) of the two-sided geometric of
+// scale b (mass ∝ e^{−|k|/b}) against itself shifted by an integer shift ≥ 0,
+//
+//	D_λ = 1/(λ−1) · log Σ_k p(k − shift)^λ p(k)^{1−λ},
+//
+// summed exactly over k within 60b of both centres (the terms beyond are
+// below e^{−60} of the largest).
+func discreteLaplaceRDP(b float64, shift int, lambda float64) float64 {
+	w := int(60*b) + 60
+	logMass := func(k int) float64 { return -math.Abs(float64(k)) / b }
+	var z, s float64
+	for k := -w; k <= w+shift; k++ {
+		z += math.Exp(logMass(k))
+		s += math.Exp(lambda*logMass(k-shift) + (1-lambda)*logMass(k))
+	}
+	return math.Log(s/z) / (lambda - 1)
 }
 
 // record is the outcome of one run.
@@ -119,14 +163,16 @@ func (r record) tsv() string {
 	for i, b := range r.violated {
 		v[i] = strconv.FormatBool(b)
 	}
-	return fmt.Sprintf("%s\t%g\t%d\t%d\t%s\t%.6g\t%.6g\t%.4g\t%v\t%d",
-		r.mech, r.lambda, r.run, r.seed, strings.Join(v, ","), r.lbRatio, r.estRatio, r.seconds, r.checked, r.mismatch)
+	return fmt.Sprintf("%s\t%g\t%d\t%d\t%s\t%.6g\t%.6g\t%.4g\t%v\t%d\t%v",
+		r.mech, r.lambda, r.run, r.seed, strings.Join(v, ","), r.lbRatio, r.estRatio, r.seconds, r.checked, r.mismatch, r.inconclusive)
 }
 
 func parseRecord(line string) (record, error) {
 	f := strings.Split(line, "\t")
-	if len(f) != 10 {
-		return record{}, fmt.Errorf("want 10 fields, got %d", len(f))
+	// Files written before the inconclusive field have 10 fields; their
+	// runs count as conclusive.
+	if len(f) != 10 && len(f) != 11 {
+		return record{}, fmt.Errorf("want 10 or 11 fields, got %d", len(f))
 	}
 	r := record{mech: f[0]}
 	var errs []error
@@ -150,6 +196,9 @@ func parseRecord(line string) (record, error) {
 	r.lbRatio, r.estRatio, r.seconds = num(f[5]), num(f[6]), num(f[7])
 	r.checked = boolean(f[8])
 	r.mismatch = int(num(f[9]))
+	if len(f) == 11 {
+		r.inconclusive = boolean(f[10])
+	}
 	if err := errors.Join(errs...); err != nil {
 		return r, err
 	}
@@ -178,12 +227,12 @@ func summarise(recs []record) {
 	for _, c := range confidences {
 		fmt.Printf("  %-26s", fmt.Sprintf("viol. @%g (rate, 95%% CI)", c))
 	}
-	fmt.Printf(" %8s %8s %9s %8s\n", "med LB/ε", "med D̂/ε", "checked", "s/audit")
+	fmt.Printf(" %5s %8s %8s %9s %8s\n", "inc.", "med LB/ε", "med D̂/ε", "checked", "s/audit")
 	for _, k := range keys {
 		g := groups[k]
 		seen := map[int]bool{}
 		var lb, est []float64
-		sec, checked, mism := 0.0, 0, 0
+		sec, checked, mism, inconclusive := 0.0, 0, 0, 0
 		viol := make([]int, len(confidences))
 		for _, r := range g {
 			if seen[r.run] {
@@ -199,6 +248,9 @@ func summarise(recs []record) {
 			est = append(est, r.estRatio)
 			sec += r.seconds
 			mism += r.mismatch
+			if r.inconclusive {
+				inconclusive++
+			}
 			if r.checked {
 				checked++
 			}
@@ -209,7 +261,7 @@ func summarise(recs []record) {
 			lo, hi := expstat.ClopperPearson(v, n)
 			fmt.Printf("  %3d %6.4f [%6.4f,%6.4f]", v, float64(v)/float64(n), lo, hi)
 		}
-		fmt.Printf(" %8.4f %8.4f %4d/%-4s %8.2f\n", expstat.Median(lb), expstat.Median(est), checked, fmt.Sprintf("%d✗", mism), sec/float64(n))
+		fmt.Printf(" %5d %8.4f %8.4f %4d/%-4s %8.2f\n", inconclusive, expstat.Median(lb), expstat.Median(est), checked, fmt.Sprintf("%d✗", mism), sec/float64(n))
 	}
 }
 
@@ -243,7 +295,7 @@ func readRecords(files string) ([]record, error) {
 func main() {
 	runs := flag.Int("runs", 1000, "runs per (mechanism, λ)")
 	start := flag.Int("start", 0, "index of the first run (to split a long run into chunks)")
-	only := flag.String("mech", "", "comma-separated mechanisms: gaussian, laplace, sub-gaussian, rr (default: all)")
+	only := flag.String("mech", "", "comma-separated mechanisms: gaussian, laplace, sub-gaussian, rr, dlap (default: all)")
 	lambdaList := flag.String("lambda", "2,5", "orders λ, comma-separated")
 	seed := flag.Uint64("seed", 20261122, "base seed; run i of a configuration uses a seed derived from it, the configuration and i")
 	samples := flag.Int("samples", 0, "confirming samples per side (0: dptest's default)")
