@@ -301,10 +301,7 @@ func TestApproxDPAndGDPOfAWideDiscreteLaplace(t *testing.T) {
 	}
 	require.InDelta(t, 0.2212, delta, 1e-4)
 
-	m := dptest.Discrete(func(r *rand.Rand, c int64) int64 {
-		geometric := func() float64 { return math.Floor(-b * math.Log(1-r.Float64())) }
-		return c + int64(geometric()-geometric())
-	}).WithPairs(fixtures.Pair[int64]{X: shift, Y: 0})
+	m := dptest.Discrete(mechanisms.DiscreteLaplace{B: b, Sensitivity: shift}.Sample).WithPairs(fixtures.Pair[int64]{X: shift, Y: 0})
 	o := []dptest.Option{dptest.Samples(200_000)}
 	for i, c := range []struct {
 		audit func(claim float64, seed uint64) (dptest.Report, error)

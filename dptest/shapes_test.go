@@ -538,27 +538,13 @@ func TestSparseIntegerTailsAreExamined(t *testing.T) {
 		require.False(t, rep.Violated)
 	}
 	const b = 1000
+	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: b}
 	clamped := dptest.Discrete(func(r *rand.Rand, c int64) int64 {
-		geometric := func() float64 { return math.Floor(-b * math.Log(1-r.Float64())) }
-		return max(0, c+int64(geometric()-geometric()))
+		return max(0, dl.Sample(r, c))
 	}).WithPairs(fixtures.Pair[int64]{X: b, Y: 0})
-	rep, err := dptest.AuditRDP(clamped, 10, discreteLaplaceRDP(b, b, 10), dptest.Samples(1_000_000), dptest.Seed(1))
+	rep, err := dptest.AuditRDP(clamped, 10, dl.RDP(10), dptest.Samples(1_000_000), dptest.Seed(1))
 	require.NoError(t, err)
 	require.False(t, rep.Violated)
-}
-
-// discreteLaplaceRDP is D_λ of the two-sided geometric of scale b
-// (mass ∝ e^{−|k|/b}) shifted by an integer shift against itself, summed
-// exactly over k within 60b of both centres.
-func discreteLaplaceRDP(b float64, shift int, lambda float64) float64 {
-	w := int(60*b) + 60
-	logMass := func(k int) float64 { return -math.Abs(float64(k)) / b }
-	var z, s float64
-	for k := -w; k <= w+shift; k++ {
-		z += math.Exp(logMass(k))
-		s += math.Exp(lambda*logMass(k-shift) + (1-lambda)*logMass(k))
-	}
-	return math.Log(s/z) / (lambda - 1)
 }
 
 // An early look counts a tenth of the planned draws, in groups made for
@@ -571,11 +557,9 @@ func discreteLaplaceRDP(b float64, shift int, lambda float64) float64 {
 // correct claim fails with probability at most 10⁻⁴ each.
 func TestEarlyLooksAtHighOrdersDoNotFailCorrectClaims(t *testing.T) {
 	const b = 1000
-	m := dptest.Discrete(func(r *rand.Rand, c int64) int64 {
-		geometric := func() float64 { return math.Floor(-b * math.Log(1-r.Float64())) }
-		return c + int64(geometric()-geometric())
-	}).WithPairs(fixtures.Pair[int64]{X: b, Y: 0})
-	truth := discreteLaplaceRDP(b, b, 10)
+	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: b}
+	m := dptest.Discrete(dl.Sample).WithPairs(fixtures.Pair[int64]{X: b, Y: 0})
+	truth := dl.RDP(10)
 	require.InDelta(t, 0.9287, truth, 1e-4) // the Laplace's 1 + ln(10/19)/9, up to the lattice
 	for seed := uint64(1); seed <= 4; seed++ {
 		rep, err := dptest.AuditRDP(m, 10, truth, dptest.Samples(1_000_000), dptest.Seed(seed))

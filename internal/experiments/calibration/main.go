@@ -68,14 +68,13 @@ func calibrationMechanisms() []mechanism {
 	lap := mechanisms.Laplace{B: 5}
 	sgau := mechanisms.SubsampledGaussian{Sigma: 5, Gamma: 0.5}
 	rr := mechanisms.RandomizedResponse{Eps0: 1.5, M: 10}
+	dl := mechanisms.DiscreteLaplace{B: wideScale, Sensitivity: wideScale}
 	return []mechanism{
 		{"gaussian", dptest.Continuous(gau.Sample), gau.RDP},
 		{"laplace", dptest.Continuous(lap.Sample), lap.RDP},
 		{"sub-gaussian", dptest.Continuous(sgau.Sample), sgau.RDP},
 		{"rr", dptest.Discrete(rr.Sample), rr.RDP},
-		{"dlap", dptest.Discrete(wideDiscreteLaplace), func(lambda float64) float64 {
-			return discreteLaplaceRDP(wideScale, wideScale, lambda)
-		}},
+		{"dlap", dptest.Discrete(wideDiscreteLaplace(dl)), dl.RDP},
 	}
 }
 
@@ -83,34 +82,16 @@ func calibrationMechanisms() []mechanism {
 // which it scales the sum: neighbours in [0, 1]^m move ⌊b·Σx⌋ by at most b.
 const wideScale = 1000
 
-// wideDiscreteLaplace draws ⌊b·Σx⌋ + G − G′, G and G′ independent
-// geometric on {0, 1, …} with P(G ≥ k) = e^{−k/b}: the two-sided geometric
-// of mass ∝ e^{−|k|/b}.
-func wideDiscreteLaplace(r *rand.Rand, x []float64) int64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
+// wideDiscreteLaplace returns the mechanism ⌊b·Σx⌋ + G − G′ of dl
+// ([mechanisms.DiscreteLaplace]).
+func wideDiscreteLaplace(dl mechanisms.DiscreteLaplace) func(r *rand.Rand, x []float64) int64 {
+	return func(r *rand.Rand, x []float64) int64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return dl.Sample(r, int64(math.Floor(wideScale*s)))
 	}
-	geometric := func() float64 { return math.Floor(-wideScale * math.Log(1-r.Float64())) }
-	return int64(math.Floor(wideScale*s)) + int64(geometric()-geometric())
-}
-
-// discreteLaplaceRDP is D_λ(P_shift ‖ P_0) of the two-sided geometric of
-// scale b (mass ∝ e^{−|k|/b}) against itself shifted by an integer shift ≥ 0,
-//
-//	D_λ = 1/(λ−1) · log Σ_k p(k − shift)^λ p(k)^{1−λ},
-//
-// summed exactly over k within 60b of both centres (the terms beyond are
-// below e^{−60} of the largest).
-func discreteLaplaceRDP(b float64, shift int, lambda float64) float64 {
-	w := int(60*b) + 60
-	logMass := func(k int) float64 { return -math.Abs(float64(k)) / b }
-	var z, s float64
-	for k := -w; k <= w+shift; k++ {
-		z += math.Exp(logMass(k))
-		s += math.Exp(lambda*logMass(k-shift) + (1-lambda)*logMass(k))
-	}
-	return math.Log(s/z) / (lambda - 1)
 }
 
 // record is the outcome of one run.
