@@ -34,4 +34,14 @@
 // [NonDPLaplace2], [NonDPGaussian1], [NonDPGaussian2]; and [ScaledGD]
 // (Section 6.5), a DP-GD step whose noise is S times what its accounting
 // assumes.
+//
+// Mechanisms on other inputs, each saying what its Sample takes:
+//
+//   - vector outputs: [LaplaceHistogram] and the broken
+//     [SparseLaplaceHistogram] (records as bin indices), [GaussianVector],
+//     the broken [L2LaplaceVector], and [DPSGDStep] (examples as feature
+//     vectors), with the sampled-Gaussian RDP of its correct clipping;
+//   - an integer query: [DiscreteLaplace], whose Sample takes the query's
+//     answer, with its exact RDP and ε for answers Sensitivity apart;
+//   - approximate DP: [PartitionSelection], exactly (1, 0.05)-DP.
 package mechanisms
