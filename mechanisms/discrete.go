@@ -17,7 +17,8 @@ import (
 // (the geometric mechanism of Ghosh, Roughgarden and Sundararajan 2009;
 // OpenDP's discrete Laplace). Neighbouring queries differ by at most
 // Sensitivity; the exact curves are those of two answers that far apart.
-// B must be positive and Sensitivity at least 1.
+// B must be positive and at most 10¹⁵ (the draws are int64), and
+// Sensitivity at least 1.
 type DiscreteLaplace struct {
 	B           float64 // noise scale b > 0
 	Sensitivity int     // s ≥ 1
@@ -43,8 +44,11 @@ func (m DiscreteLaplace) Epsilon() float64 {
 //	e^{(λ−1)D_λ} = (1−a)/(1+a) · [ (e^{−λs/b} + e^{(λ−1)s/b})/(1−a)
 //	                              + e^{−λs/b} · e^u (e^{(s−1)u} − 1)/(e^u − 1) ],
 //
-// evaluated in logarithms; λ = +Inf gives s/b. It tends to [Laplace.RDP]
-// of scale b/s as b grows. It panics unless λ > 1.
+// evaluated in logarithms, and never above D_∞ = s/b (λ = +Inf gives
+// s/b). Two logarithms of about ln 2b cancel in it: its relative error is
+// about 10⁻¹⁶·ln(2b)/((λ−1)·D_λ), so a divergence below about 10⁻¹² (λ
+// within 10⁻⁴ of 1 at b = 10⁶) is not resolved. It tends to [Laplace.RDP]
+// of scale b/s as b and s grow with b/s fixed. It panics unless λ > 1.
 func (m DiscreteLaplace) RDP(lambda float64) float64 {
 	m.check()
 	mustOrder(lambda)
@@ -60,7 +64,11 @@ func (m DiscreteLaplace) RDP(lambda float64) float64 {
 		logSum = numeric.LogAddExp(logSum, logMiddle)
 	}
 	logC := logOneMinusA - math.Log1p(math.Exp(-1/b))
-	return (logC + logSum) / (lambda - 1)
+	d := (logC + logSum) / (lambda - 1)
+	if math.IsNaN(d) || d > s/b { // terms beyond float64 at orders near +Inf
+		return s / b
+	}
+	return d
 }
 
 // logExpm1 returns log(e^x − 1) for x > 0 without overflow.
@@ -73,6 +81,9 @@ func logExpm1(x float64) float64 {
 
 func (m DiscreteLaplace) check() {
 	mustPositive("DiscreteLaplace", "B", m.B)
+	if m.B > 1e15 {
+		panic(fmt.Sprintf("mechanisms: DiscreteLaplace.B must be at most 1e15 (the draws are int64), got %v", m.B))
+	}
 	if m.Sensitivity < 1 {
 		panic(fmt.Sprintf("mechanisms: DiscreteLaplace.Sensitivity must be at least 1, got %d", m.Sensitivity))
 	}

@@ -39,8 +39,9 @@ func TestDiscreteLaplaceRDPMatchesSummation(t *testing.T) {
 	for _, l := range []float64{2, 10, 16} {
 		require.InEpsilon(t, Laplace{B: 1}.RDP(l), DiscreteLaplace{B: 1000, Sensitivity: 1000}.RDP(l), 1e-6)
 	}
-	// Large orders and scales stay finite.
+	// Large orders and scales stay finite, and at most s/b.
 	require.InEpsilon(t, 2.0, DiscreteLaplace{B: 50, Sensitivity: 100}.RDP(1e6), 1e-3)
+	require.Equal(t, 2000.0, DiscreteLaplace{B: 1e-3, Sensitivity: 2}.RDP(1e306))
 }
 
 func TestDiscreteLaplaceSample(t *testing.T) {
@@ -59,4 +60,5 @@ func TestDiscreteLaplaceSample(t *testing.T) {
 	}
 	require.PanicsWithValue(t, "mechanisms: DiscreteLaplace.B must be positive and finite, got 0", func() { DiscreteLaplace{Sensitivity: 1}.Sample(r, 0) })
 	require.PanicsWithValue(t, "mechanisms: DiscreteLaplace.Sensitivity must be at least 1, got 0", func() { DiscreteLaplace{B: 1}.RDP(2) })
+	require.PanicsWithValue(t, "mechanisms: DiscreteLaplace.B must be at most 1e15 (the draws are int64), got 1e+16", func() { DiscreteLaplace{B: 1e16, Sensitivity: 1}.Sample(r, 0) })
 }
