@@ -464,13 +464,8 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 
 // Property: a mechanism that ignores its input has divergence 0 between any
 // two datasets, so it passes even the claim ε = 0. At confidence 1 − 10⁻⁶
-// each audit is violated with probability at most 10⁻⁶, and the 100 checks
-// together with probability at most 10⁻⁴. A pass also needs the audit not
-// to end inconclusive, which the heavy-tailed kind did in 4 of 2,500
-// audits at λ = 10 while end zones differing by noise counted as tail
-// evidence; counting only zones 5σ above noise (renyi.ZoneSignificance),
-// it did in none of those 2,500 (a zone passes with probability about
-// 3·10⁻⁷).
+// each audit fails with probability at most 10⁻⁶, and the 100 checks
+// together with probability at most 10⁻⁴.
 func TestInputIgnoringMechanismsPass(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -505,31 +500,6 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 			t.Fatalf("an input-ignoring mechanism was found to violate ε = 0: %v", rep)
 		}
 	})
-}
-
-// The heavy-tailed input-ignoring mechanism of the property above, at the
-// case it once failed (b = 6.0078125, λ = 10, seed 31): its many gaps
-// give it many end zones, and one held 274 outputs of Y against 191 of X,
-// a 3.85σ fluctuation that weighed as half of the order-λ evidence beside
-// an estimate of 0, so the audit ended inconclusive (4 of 2,500 audits of
-// this shape at λ = 10 did). Only zones above noise now count in that
-// share: it passes. The same mechanism made to depend on its input (a
-// shift of 10⁴ when x[0] = 1, the outputs' scale 10³) is violated.
-func TestInputIgnoringHeavyTailsPassAtTheirFailedCase(t *testing.T) {
-	const b = 6.0078125
-	heavy := func(shift float64) dptest.Mechanism[[]float64] {
-		return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
-			u := r.Float64() - 0.5
-			lap := -b * math.Copysign(math.Log1p(-2*math.Abs(u)), u)
-			return shift*x[0] + r.NormFloat64()*1e3/max(1e-12, 1+lap)
-		})
-	}
-	o := []dptest.Option{dptest.Samples(10_000), dptest.Candidates(2), dptest.Seed(31), dptest.Confidence(1 - 1e-6)}
-	rep, err := dptest.AuditRDP(heavy(0), 10, 0, o...)
-	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
-	rep, _ = dptest.AuditRDP(heavy(1e4), 10, 0, o...)
-	require.True(t, rep.Violated, "%s", rep)
 }
 
 // The sequential confirmation: a claim twice the truth passes at the early

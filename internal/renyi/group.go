@@ -520,36 +520,10 @@ func ZoneDependenceOf(p, q []int64, zones int, lambda float64, tail func(g int) 
 // do not reach (a Gaussian at λ = 64). A flat tail (a Laplace, whose ratio
 // stops growing) or a tail the statistic outweighs (a Gaussian at λ = 5)
 // gives a share near 0.
-//
-// It counts every zone, so it also measures noise: a zone of about 2λ²
-// outputs a side has a log-ratio whose noise, about 1/λ, becomes a factor
-// of about e^{±1} at order λ. See ShownZoneShare.
 func ZoneShare(p, q []int64, n int64, lambda, estimate float64) float64 {
-	return zoneShare(p, q, n, lambda, estimate, func(int64, int64) bool { return true })
-}
-
-// ShownZoneShare is ZoneShare counting only the zones whose counts show p
-// above q: (p − q)/√(p + q) > ZoneSignificance, the one-sided test of
-// equal rates given the zone's total. Beside an estimate near 0, zones
-// that differ by noise alone (a mechanism that ignores its input, whose
-// many gaps give it many zones) made up half of ZoneShare's evidence once
-// in about a thousand audits. A tail that the draws do not reach shows in
-// its zones as a ratio far above that noise: for a Gaussian shift Δ of
-// scale σ whose zones begin x σ out, the zone's z-value is about λ·x·Δ/σ,
-// and the order-λ tilt, about λΔ/σ standard deviations out, lies beyond
-// the zone only when that z-value exceeds x² (about 9 at a million draws
-// and λ = 16, where the Gaussian of σ = 5 shows about 10). On fewer
-// outputs a zone (an early look's tenth of the draws) shows less, so only
-// a verdict on the planned draws reads this share.
-func ShownZoneShare(p, q []int64, n int64, lambda, estimate float64) float64 {
-	return zoneShare(p, q, n, lambda, estimate, zoneExceeds)
-}
-
-// zoneShare is ZoneShare over the zones whose counts keep accepts.
-func zoneShare(p, q []int64, n int64, lambda, estimate float64, keep func(p, q int64) bool) float64 {
 	var in []float64
 	for g := range p {
-		if g == 1 || p[g] == 0 || !keep(p[g], q[g]) {
+		if g == 1 || p[g] == 0 {
 			continue
 		}
 		in = append(in, lambda*math.Log(float64(p[g])/float64(n))+(1-lambda)*math.Log(max(float64(q[g]), 0.5)/float64(n)))
@@ -559,15 +533,4 @@ func zoneShare(p, q []int64, n int64, lambda, estimate float64, keep func(p, q i
 	}
 	z := numeric.LogSumExp(in)
 	return math.Exp(z - numeric.LogAddExp(z, (lambda-1)*max(estimate, 0)))
-}
-
-// ZoneSignificance is the one-sided z-value, (p − q)/√(p + q), above which
-// a zone's counts p, q count in ShownZoneShare: under equal rates a zone
-// passes with probability about 3·10⁻⁷.
-const ZoneSignificance = 5
-
-// zoneExceeds reports whether a zone's counts p, q (of equal draws per
-// side) show p above q at ZoneSignificance.
-func zoneExceeds(p, q int64) bool {
-	return float64(p-q) > ZoneSignificance*math.Sqrt(float64(p+q))
 }

@@ -505,7 +505,6 @@ func (f *RenyiFinding) bound(cp, cq []int64, far int64, atoms []bool, n int64, p
 		Unbounded: f.Event && cp[0] > 0 && cq[0] == 0}
 	if zp != nil {
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
-		score.ShownTailShare = renyi.ShownZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
 	if need := 2 * par.Lambda * par.Lambda; f.Unreachable && need > float64(n)/renyi.ZoneFraction {
 		score.Unresolved = fmt.Sprintf(endsPrefix+" %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)

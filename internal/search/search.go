@@ -50,12 +50,6 @@ type Score struct {
 	// screening's most extreme outputs (renyi.ZoneShare); see
 	// [Outcome.Unresolved].
 	TailShare float64
-	// ShownTailShare is TailShare over the zones whose counts show the
-	// numerator's side above the other's beyond noise
-	// (renyi.ShownZoneShare): the share a planned confirmation's verdict
-	// reads (UnresolvedShare). TailShare, which also counts zones that
-	// differ by noise, keeps an early pass and a contradiction cautious.
-	ShownTailShare float64
 	// TailDependence is, for the same confirmations, how much of the
 	// statistic's e^{(λ−1)D̂} its groups' ratios lose without the outputs
 	// in those end zones (renyi.ZoneDependence).
@@ -240,7 +234,7 @@ type Outcome[D, F any] struct {
 	// tell: a confirmation's own reason (Score.Unresolved: values too rare
 	// to screen one by one); more than UnresolvedShare of a confirmed
 	// candidate's order-λ evidence, in either confirmation, in the end
-	// zones beyond the screening's extremes (Score.ShownTailShare), or more than
+	// zones beyond the screening's extremes (Score.TailShare), or more than
 	// UnresolvedDependence of it lost without them (Score.TailDependence); or a
 	// Resolution above ResolutionFactor times the threshold.
 	Unresolved string
@@ -264,7 +258,7 @@ type Outcome[D, F any] struct {
 	// renyi.ZoneFraction·2λ² draws per side are needed).
 	EndsTooFew bool
 	// InTails is set when Unresolved is a confirmed candidate's order-λ
-	// evidence beyond the screening's extremes (Score.ShownTailShare,
+	// evidence beyond the screening's extremes (Score.TailShare,
 	// Score.TailDependence): more draws reach further into that tail,
 	// but slowly.
 	InTails bool
@@ -442,9 +436,9 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
-		s.logf("confirmed %s %s at %d draws per side: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, above noise there %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%) at level %.3g each",
+		s.logf("confirmed %s %s at %d draws per side: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%) at level %.3g each",
 			c.Source, out.Direction(c), cfg.Confirmation.Samples, a.LowerBound, b.LowerBound, a.Estimate, b.Estimate,
-			100*a.TailShare, 100*b.TailShare, 100*a.ShownTailShare, 100*b.ShownTailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
+			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
 		if a.Second != nil && b.Second != nil {
 			s.logf("  the other event of each: bounds %.4g and %.4g (estimates %.4g, %.4g); each event at half that level, and both rounds score %s (the event whose smaller bound is the larger)",
 				a.Second.LowerBound, b.Second.LowerBound, a.Second.Estimate, b.Second.Estimate, whichEvent(a))
@@ -667,7 +661,7 @@ func heldBelow(s Score, limit float64) bool {
 		(s.Second == nil || heldBelow(*s.Second, limit)) && (s.Planned == nil || heldBelow(*s.Planned, limit))
 }
 
-// UnresolvedShare is the ShownTailShare, in either confirmation of a confirmed
+// UnresolvedShare is the TailShare, in either confirmation of a confirmed
 // candidate, above which a bound below the claim is no evidence that it
 // holds.
 const UnresolvedShare = 0.5
@@ -687,7 +681,7 @@ func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded, t
 				return s.Unresolved, s.FarAlone, false
 			}
 		}
-		if s := max(c.Confirmations[0].ShownTailShare, c.Confirmations[1].ShownTailShare); s > UnresolvedShare {
+		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
 			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw (at the ends of its outputs, or beside a gap in them): the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true
 		}
 		if d := max(c.Confirmations[0].TailDependence, c.Confirmations[1].TailDependence); d > UnresolvedDependence {
