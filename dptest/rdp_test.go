@@ -463,15 +463,26 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 }
 
 // Property: a mechanism that ignores its input has divergence 0 between any
-// two datasets, so it passes even the claim ε = 0. At confidence 1 − 10⁻⁶
-// each audit fails with probability at most 10⁻⁶, and the 100 checks
-// together with probability at most 10⁻⁴.
+// two datasets, so it is not violated even at the claim ε = 0. At
+// confidence 1 − 10⁻⁶ each audit is violated with probability at most
+// 10⁻⁶, and the 100 checks together with probability at most 10⁻⁴. Each
+// must also pass, but for one reason the heavy-tailed kind may end
+// inconclusive instead: its many gaps give it many end zones of about 2λ²
+// outputs a side, whose noise at order λ is a factor of about e^{±1}, and
+// beside an estimate of 0 a zone that differs by 3–4 standard errors
+// weighs as half of the order-λ evidence (4 of 2,500 audits at λ = 10
+// and 10,000 draws, 0 of 2,500 at λ = 5). The audit cannot tell that zone
+// from the tail of a mechanism whose noise scale differs between the
+// datasets by a few per cent (whose D_λ is infinite at high orders), and
+// counting only zones above noise made those pass silently, so the
+// inconclusive verdict stands.
 func TestInputIgnoringMechanismsPass(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		o := []dptest.Option{dptest.Samples(10_000), dptest.Candidates(2), dptest.Seed(seed), dptest.Confidence(1 - 1e-6)}
 		var m dptest.Mechanism[[]float64]
-		switch rapid.IntRange(0, 3).Draw(t, "kind") {
+		kind := rapid.IntRange(0, 3).Draw(t, "kind")
+		switch kind {
 		case 0:
 			s := rapid.Float64Range(1e-3, 1e3).Draw(t, "scale")
 			m = dptest.Continuous(func(r *rand.Rand, _ []float64) float64 { return s * r.NormFloat64() })
@@ -493,6 +504,10 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 		}
 		lam := rapid.SampledFrom([]float64{1.5, 2, 5, 10}).Draw(t, "lambda")
 		rep, err := dptest.AuditRDP(m, lam, 0, o...)
+		var inc *dptest.InconclusiveError
+		if kind == 3 && errors.As(err, &inc) && strings.Contains(inc.Reason, "lies at or beyond the most extreme outputs the screening saw") {
+			err = nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
