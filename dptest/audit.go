@@ -600,8 +600,6 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: sparseRemedy}
 		case out.EndsTooFew:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: endsRemedy(r.Lambda, out.Samples)}
-		case out.Growing:
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: growingRemedy}
 		case out.InTails:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: tailsRemedy}
 		}
@@ -756,12 +754,6 @@ func endsRemedy(lambda float64, n int) string {
 	top := math.Sqrt(float64(n) / (2 * renyi.ZoneFraction))
 	return fmt.Sprintf("at least %s draws per side (-dptest.samples, dptest.Samples; %d·2λ²) before each end can hold its 2λ² outputs, and more if the tail the order weights lies beyond what they reach; or a lower order: at %s draws per side the ends hold up to λ ≈ %.0f", thousands(int(math.Ceil(least))), renyi.ZoneFraction, thousands(n), math.Floor(top))
 }
-
-// growingRemedy is the remedy of an RDP audit whose outputs' ratio grows
-// towards the extremes fast enough that D_λ would be infinite if it went
-// on (Outcome.Growing): more draws see further out, where such growth
-// (noise whose scale differs between the datasets) goes on.
-const growingRemedy = "more samples reach further, but where the growth goes on (noise whose scale differs between the datasets) they keep showing it; audit an order below the one named, or the mechanism's pure-DP claim (RequireDP), whose loss exceeds ε on outputs drawn often when the scales differ enough"
 
 // tailsRemedy is the remedy of an RDP audit whose evidence lies in a tail
 // beyond its screening's extremes (Outcome.InTails). More draws reach

@@ -122,9 +122,7 @@
 // and an audit whose resolution exceeds 1.5 times the claim, whose order-λ
 // evidence lies mostly beyond the most extreme outputs it saw, at the ends
 // of its outputs or beside a gap in them (or rests on them: without them
-// it falls tenfold), whose outputs' ratio grows towards their extremes
-// fast enough that D_λ would be infinite if it went on (noise whose scale
-// differs between the datasets), whose discrete outputs repeat too
+// it falls tenfold), whose discrete outputs repeat too
 // rarely to be screened one by one even at the confirmation's size, whose
 // screening saw the claim exceeded on held-out draws far beyond its noise
 // while the confirmations, leaning on the tails, stay below it, or whose

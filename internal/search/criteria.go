@@ -74,13 +74,6 @@ type RenyiFinding struct {
 	// zone needs at the confirmation's size (renyi.EndZones), so the tail
 	// the order λ weights cannot be examined.
 	Unreachable bool
-	// Bands are the bands at the two open ends of real outputs, or of
-	// ranges of numbers whose values have tails (RangedTails)
-	// (renyi.EdgeBands), counted beside the statistic to measure how fast
-	// the ratio grows towards the ends (renyi.EdgeGrowth,
-	// Score.TailGrowth); no groups for values, for ranges of numbers whose
-	// ends are the support's own, or for ends the bands do not fit.
-	Bands stat.Grouping
 	// SparseValues, for numbers seen too rarely to be told apart one by
 	// one (stat.Table.Values), is the mean pooled count per value of the
 	// screening's first half; 0 otherwise. (An event of values chosen on
@@ -222,11 +215,6 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 			}
 			s.Finding.SparseValues = sparse
 			s.Finding.Ranged, s.Finding.RangedTails = orders[k].InRanges(), tails[k]
-			if s.Finding.Ranged && !s.Finding.RangedTails {
-				// Ranges of numbers whose ends are the support's own (k-ary
-				// randomized response) have no tail to grow into.
-				s.Finding.Bands = stat.Grouping{}
-			}
 			s.Unresolved = sparseReason(sparse)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
@@ -296,7 +284,6 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	grouped := r.Estimate - z*r.StdErr*math.Sqrt(float64(n)/float64(c.confirm))
 	event, predicted := renyi.BestEvent(order, held, par.Lambda, c.confirm, reverse, c.alpha)
 	zones, reachable := renyi.EndZones(order, par.Lambda, c.confirm)
-	bands, _ := renyi.EdgeBands(order, par.Lambda, c.confirm)
 	pooled := stat.Pooled(order, held)
 	// Far outputs of the bounded side alone: no estimate bounds them, so
 	// the pair is confirmed first and no look holds the claim.
@@ -315,12 +302,12 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
 		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
-		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Bands: bands, Unreachable: !reachable}}, nil
+		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: r.Estimate, HeldOutStdErr: r.StdErr}
 	grouping := renyi.Group(pooled, par.Lambda, c.confirm, reverse)
 	sizes := groupSizes(pooled, grouping, reverse, c.confirm)
-	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: grouping, Sizes: sizes, Zones: zones, Bands: bands, Unreachable: !reachable}}, nil
+	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: grouping, Sizes: sizes, Zones: zones, Unreachable: !reachable}}, nil
 }
 
 // GroupSizes are a screening's outputs in each group of a grouping made
@@ -417,12 +404,6 @@ func farAloneCells(t *stat.Table, reverse bool) int64 {
 
 func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding, acc *Counts) (xy, yx Score, err error) {
 	gs := groupingsOf(sxy, syx, func(f RenyiFinding) stat.Grouping { return f.counted() })
-	first := len(gs) // the bands' counts follow the statistics'
-	for _, f := range []*RenyiFinding{sxy, syx} {
-		if f != nil && f.Bands.Groups > 0 {
-			gs = append(gs, f.Bands)
-		}
-	}
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
@@ -430,7 +411,7 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 	par := c.par
 	par.Alpha = alpha
 	n := int64(st.Samples)
-	k, b := 0, first
+	k := 0
 	for d, f := range []*RenyiFinding{sxy, syx} {
 		if f == nil {
 			continue
@@ -443,16 +424,6 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		score, err := f.confirmation(cp, cq, n, par, alpha)
 		if err != nil {
 			return xy, yx, err
-		}
-		if f.Bands.Groups > 0 {
-			bp, bq := cx[b], cy[b]
-			b++
-			if d == 1 {
-				bp, bq = bq, bp
-			}
-			lower, upper := renyi.EdgeGrowth(bp, bq, n)
-			score.TailPower = max(lower, upper)
-			score.TailGrowth = (par.Lambda - 1) * score.TailPower
 		}
 		if d == 0 {
 			xy = score

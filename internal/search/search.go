@@ -54,15 +54,6 @@ type Score struct {
 	// statistic's e^{(λ−1)D̂} its groups' ratios lose without the outputs
 	// in those end zones (renyi.ZoneDependence).
 	TailDependence float64
-	// TailGrowth is, for a Rényi confirmation of real outputs, (λ − 1)κ̂
-	// at the end where the bounded side's ratio grows fastest, κ̂ the
-	// slope of its log-ratio against the log of the inverse tail share
-	// over bands at the ends (renyi.EdgeGrowth): at 1 or more, the
-	// order-λ evidence would be infinite if that growth went on beyond
-	// the draws (UnboundedGrowth).
-	TailGrowth float64
-	// TailPower is that slope κ̂ itself.
-	TailPower float64
 	// Tests are, for an event criterion's confirmation, the counts on
 	// the first dataset's side and the other's of the likelihood-ratio
 	// tests at every boundary of its groups (the prefixes of
@@ -271,10 +262,6 @@ type Outcome[D, F any] struct {
 	// Score.TailDependence): more draws reach further into that tail,
 	// but slowly.
 	InTails bool
-	// Growing is set, with InTails, when Unresolved is the ratio's growth
-	// towards the ends (Score.TailGrowth, UnboundedGrowth), which more
-	// draws of the same mechanism keep showing.
-	Growing bool
 	// SupLimit is, when Coarse, what the confirmed events resolve on the
 	// claim's scale however many draws confirm them (supLimit; 0 for a
 	// criterion that reads no resolution so): the Resolution falls
@@ -429,7 +416,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Resolution = max(out.Resolution, floor)
 	}
 	if !out.Violated {
-		out.Unresolved, out.UnresolvedUnbounded, out.InTails, out.Growing = unresolved(out.Confirmed)
+		out.Unresolved, out.UnresolvedUnbounded, out.InTails = unresolved(out.Confirmed)
 		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
 		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
@@ -449,9 +436,9 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
-		s.logf("confirmed %s %s at %d draws per side: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%, growth at the ends %.2g, %.2g) at level %.3g each",
+		s.logf("confirmed %s %s at %d draws per side: bounds %.4g and %.4g (estimates %.4g, %.4g; beyond the screening %.0f%%, %.0f%%, resting on it %.0f%%, %.0f%%) at level %.3g each",
 			c.Source, out.Direction(c), cfg.Confirmation.Samples, a.LowerBound, b.LowerBound, a.Estimate, b.Estimate,
-			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, a.TailGrowth, b.TailGrowth, out.PerConfirm)
+			100*a.TailShare, 100*b.TailShare, 100*a.TailDependence, 100*b.TailDependence, out.PerConfirm)
 		if a.Second != nil && b.Second != nil {
 			s.logf("  the other event of each: bounds %.4g and %.4g (estimates %.4g, %.4g); each event at half that level, and both rounds score %s (the event whose smaller bound is the larger)",
 				a.Second.LowerBound, b.Second.LowerBound, a.Second.Estimate, b.Second.Estimate, whichEvent(a))
@@ -679,12 +666,6 @@ func heldBelow(s Score, limit float64) bool {
 // holds.
 const UnresolvedShare = 0.5
 
-// UnboundedGrowth is the TailGrowth, averaged over the two confirmations
-// of a confirmed candidate, at which a bound below the claim is no
-// evidence that it holds: the ratio's growth towards the ends, continued,
-// would make the order-λ divergence infinite.
-const UnboundedGrowth = 1
-
 // UnresolvedDependence is the TailDependence, in either confirmation of a
 // confirmed candidate, above which a bound below the claim is no evidence
 // that it holds: the statistic's evidence falls tenfold without the end
@@ -692,32 +673,22 @@ const UnboundedGrowth = 1
 // Laplace, whose tail adds nothing; a Gaussian there gives 0.9 and more.)
 const UnresolvedDependence = 0.9
 
-// unresolved explains why confirmed candidates cannot tell, or is empty,
-// and whether the reason is far outputs of one dataset alone, the tails,
-// and among the tails the ratio's growth.
-func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded, tails, growing bool) {
+// unresolved explains why confirmed candidates cannot tell, or is empty.
+func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded, tails bool) {
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			if s.Unresolved != "" {
-				return s.Unresolved, s.FarAlone, false, false
+				return s.Unresolved, s.FarAlone, false
 			}
 		}
 		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
-			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw (at the ends of its outputs, or beside a gap in them): the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true, false
-		}
-		if a, b := c.Confirmations[0], c.Confirmations[1]; (a.TailGrowth+b.TailGrowth)/2 >= UnboundedGrowth {
-			power := (a.TailPower + b.TailPower) / 2
-			num, den := "M(X)", "M(Y)"
-			if c.Reverse {
-				num, den = den, num
-			}
-			return fmt.Sprintf("towards the most extreme outputs on X=%v Y=%v the ratio of %s's outputs to %s's grows as the inverse tail share to the power %.2g, and the order-λ evidence as that power times λ − 1 (%.2g, at least 1): if the growth went on beyond the draws the divergence would be infinite, as for noise whose scale differs between the datasets, and no bound on this many draws tells how much lies there; below λ = %.3g the same growth keeps it finite", c.Pair.X, c.Pair.Y, num, den, power, (a.TailGrowth+b.TailGrowth)/2, 1+1/power), false, true, true
+			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw (at the ends of its outputs, or beside a gap in them): the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true
 		}
 		if d := max(c.Confirmations[0].TailDependence, c.Confirmations[1].TailDependence); d > UnresolvedDependence {
-			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn (at the ends of the outputs, or beside a gap in them): without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false, true, false
+			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn (at the ends of the outputs, or beside a gap in them): without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false, true
 		}
 	}
-	return "", false, false, false
+	return "", false, false
 }
 
 // floored is a criterion whose statistic cannot show a violation below

@@ -304,11 +304,10 @@ func TestUnresolvedWhenTheEvidenceRestsOnTheTail(t *testing.T) {
 	cand := func(dependence float64) []Candidate[int, finding] {
 		return []Candidate[int, finding]{{Confirmations: [2]Score{{}, {TailDependence: dependence}}}}
 	}
-	why, _, tails, growing := unresolved(cand(0.95))
+	why, _, tails := unresolved(cand(0.95))
 	require.Contains(t, why, "falls by 95%")
 	require.True(t, tails)
-	require.False(t, growing)
-	why, _, _, _ = unresolved(cand(UnresolvedDependence))
+	why, _, _ = unresolved(cand(UnresolvedDependence))
 	require.Empty(t, why)
 }
 
