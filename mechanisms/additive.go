@@ -26,18 +26,45 @@ func (m Laplace) Sample(r *rand.Rand, x []float64) float64 {
 // RDP returns D_λ(M(x) ‖ M(x′)) for the canonical pair, the mechanism's exact
 // Rényi DP ([KAD24] Section IV-B; Mironov 2017, Table II):
 //
-//	ε(λ) = 1/(λ−1) · log{ λ/(2λ−1) · exp((λ−1)/b) + (λ−1)/(2λ−1) · exp(−λ/b) },
+//	ε(λ) = 1/(λ−1) · log{ λ/(2λ−1) · exp((λ−1)/b) + (λ−1)/(2λ−1) · exp(−λ/b) };
 //
-// evaluated as a log-sum-exp; λ = +Inf gives 1/b. It panics unless λ > 1.
+// λ = +Inf gives 1/b. The two weights sum to 1 and their first-order terms
+// in t = 1/b cancel, so for λt ≤ 1 it is evaluated as
+//
+//	ε(λ) = log1p( λ/(2λ−1) · g((λ−1)t) + (λ−1)/(2λ−1) · g(−λt) ) / (λ−1),
+//
+// g(x) = eˣ − 1 − x ≥ 0, a sum of non-negative terms that keeps full
+// relative precision where ε(λ) ≈ λt²/2 is tiny (b = 10⁶; λ near 1); for
+// λt > 1 as a log-sum-exp, which cannot overflow. It panics unless λ > 1.
 func (m Laplace) RDP(lambda float64) float64 {
 	mustPositive("Laplace", "B", m.B)
 	mustOrder(lambda)
 	if math.IsInf(lambda, 1) {
 		return 1 / m.B
 	}
-	a := math.Log(lambda/(2*lambda-1)) + (lambda-1)/m.B
-	c := math.Log((lambda-1)/(2*lambda-1)) - lambda/m.B
+	t := 1 / m.B
+	if lambda*t <= 1 {
+		sum := lambda/(2*lambda-1)*expm1MinusX((lambda-1)*t) + (lambda-1)/(2*lambda-1)*expm1MinusX(-lambda*t)
+		return math.Log1p(sum) / (lambda - 1)
+	}
+	a := math.Log(lambda/(2*lambda-1)) + (lambda-1)*t
+	c := math.Log((lambda-1)/(2*lambda-1)) - lambda*t
 	return numeric.LogAddExp(a, c) / (lambda - 1)
+}
+
+// expm1MinusX returns eˣ − 1 − x to full relative precision: by its Taylor
+// series x²/2! + x³/3! + … for |x| < 0.1 (to x²⁹, far below an ulp), and
+// as expm1(x) − x otherwise, which then loses under 2 of its 16 digits.
+func expm1MinusX(x float64) float64 {
+	if math.Abs(x) >= 0.1 {
+		return math.Expm1(x) - x
+	}
+	sum, term := 0.0, x*x/2
+	for k := 3; k <= 30 && term != 0; k++ {
+		sum += term
+		term *= x / float64(k)
+	}
+	return sum
 }
 
 // Epsilon returns the pure-DP level 1/b of the Laplace mechanism with

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dptest/dptest/internal/numeric"
 )
 
 func TestLaplaceRDPMatchesQuadrature(t *testing.T) {
@@ -31,6 +33,32 @@ func TestLaplaceRDPPaperValues(t *testing.T) {
 	for _, l := range []float64{2, 5, 7} {
 		want := math.Log(l/(2*l-1)*math.Exp((l-1)/5)+(l-1)/(2*l-1)*math.Exp(-l/5)) / (l - 1)
 		require.InEpsilon(t, want, Laplace{B: 5}.RDP(l), 1e-14)
+	}
+}
+
+// Where the divergence is tiny (a wide Laplace, an order near 1) the
+// closed form's two terms agree to many digits. Its Taylor series in
+// t = 1/b, derived by hand from the closed form (the weights sum to 1 and
+// the first-order terms cancel),
+//
+//	ε(λ) = λ(t²/2 − t³/6 + (λ²−λ+1)t⁴/24) − λ²(λ−1)t⁴/8 + O(λ³t⁵),
+//
+// is exact to about 10⁻¹² relative at b ≥ 10⁴ and λ ≤ 10, and RDP agrees
+// with it to 10⁻¹⁰. A log-sum-exp of the two terms (the earlier form)
+// was 63% off at b = 10⁶ and λ = 1.0001 and 10⁻⁴ off at b = 10⁴. At the
+// switch to the log-sum-exp (λ/b = 1) both forms agree.
+func TestLaplaceRDPOfTinyDivergences(t *testing.T) {
+	for _, b := range []float64{1e4, 1e5, 1e6, 1e9} {
+		for _, l := range []float64{1.0001, 1.01, 1.5, 2, 10} {
+			tt := 1 / b
+			want := l*(tt*tt/2-tt*tt*tt/6+(l*l-l+1)*math.Pow(tt, 4)/24) - l*l*(l-1)*math.Pow(tt, 4)/8
+			require.InEpsilon(t, want, Laplace{B: b}.RDP(l), 1e-10, "b=%v λ=%v", b, l)
+		}
+	}
+	for _, l := range []float64{1.5, 2, 10} {
+		b := l * (1 + 1e-12) // λt just under 1: the series form
+		logSumExp := numeric.LogAddExp(math.Log(l/(2*l-1))+(l-1)/b, math.Log((l-1)/(2*l-1))-l/b) / (l - 1)
+		require.InEpsilon(t, logSumExp, Laplace{B: b}.RDP(l), 1e-13, "λ=%v", l)
 	}
 }
 

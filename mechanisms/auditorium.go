@@ -162,13 +162,7 @@ func (m NonDPLaplace2) ClaimedEpsilon() float64 {
 // laplaceRDPCount returns R_Lap(λ; b), the order-λ Rényi DP of the Laplace
 // mechanism of scale b on a sensitivity-1 query; λ = +Inf gives 1/b.
 func laplaceRDPCount(lambda, b float64) float64 {
-	if math.IsInf(lambda, 1) {
-		return 1 / b
-	}
-	// Written with the larger exponent factored out, so that λ/b ≫ 1 does
-	// not overflow.
-	l := lambda
-	return ((l-1)/b + math.Log(l/(2*l-1)+(l-1)/(2*l-1)*math.Exp(-(2*l-1)/b))) / (l - 1)
+	return Laplace{B: b}.RDP(lambda)
 }
 
 // gaussianMeanClaimedRDP is the ClaimedRDP of both Gaussian analogues.
