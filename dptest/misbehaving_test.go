@@ -310,15 +310,17 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 
 	// A mechanism that slows down after its first calls outruns the
 	// budget's plan: the audit stops, and says the budget ended it (not
-	// the test's -timeout).
+	// the test's -timeout). The budget leaves room for the smallest audit
+	// even when a loaded machine makes the first calls 5 µs each (at 300
+	// ms it did not, and the audit refused to start instead).
 	var calls atomic.Int64
 	slowing := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		if calls.Add(1) > 200 { // past the replay check's draws, which time the calls
-			time.Sleep(20 * time.Microsecond)
+			time.Sleep(200 * time.Microsecond)
 		}
 		return r.NormFloat64()
 	})
-	_, err = dptest.AuditDP(slowing, 1, dptest.Seed(1), dptest.Within(300*time.Millisecond))
+	_, err = dptest.AuditDP(slowing, 1, dptest.Seed(1), dptest.Within(2*time.Second))
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
 	require.Contains(t, err.Error(), "because the time budget (dptest.Within) ran out, before it could decide")
 
