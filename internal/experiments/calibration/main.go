@@ -101,13 +101,14 @@ type record struct {
 	run      int
 	seed     uint64
 	violated []bool // at each of confidences
-	// inconclusive: the audit ended ErrInconclusive (not a false failure)
-	inconclusive bool
-	lbRatio      float64
-	estRatio     float64
-	seconds      float64
-	checked      bool // (old -raw files) reconstruction compared with audits at the other confidences
-	mismatch     int  // (old -raw files) disagreements with AuditRDP
+	// inconclusive: the audit ended ErrInconclusive (not a false failure);
+	// unknown for records of files written before the field (10 fields)
+	inconclusive, inconclusiveUnknown bool
+	lbRatio                           float64
+	estRatio                          float64
+	seconds                           float64
+	checked                           bool // (old -raw files) reconstruction compared with audits at the other confidences
+	mismatch                          int  // (old -raw files) disagreements with AuditRDP
 }
 
 // runSeed gives every (mechanism, λ, run) its own seed.
@@ -150,8 +151,8 @@ func (r record) tsv() string {
 
 func parseRecord(line string) (record, error) {
 	f := strings.Split(line, "\t")
-	// Files written before the inconclusive field have 10 fields; their
-	// runs count as conclusive.
+	// Files written before the inconclusive field have 10 fields; the
+	// summary counts their runs apart (inconclusiveUnknown).
 	if len(f) != 10 && len(f) != 11 {
 		return record{}, fmt.Errorf("want 10 or 11 fields, got %d", len(f))
 	}
@@ -179,6 +180,8 @@ func parseRecord(line string) (record, error) {
 	r.mismatch = int(num(f[9]))
 	if len(f) == 11 {
 		r.inconclusive = boolean(f[10])
+	} else {
+		r.inconclusiveUnknown = true
 	}
 	if err := errors.Join(errs...); err != nil {
 		return r, err
@@ -209,11 +212,12 @@ func summarise(recs []record) {
 		fmt.Printf("  %-26s", fmt.Sprintf("viol. @%g (rate, 95%% CI)", c))
 	}
 	fmt.Printf(" %5s %8s %8s %9s %8s\n", "inc.", "med LB/ε", "med D̂/ε", "checked", "s/audit")
+	var unknowns []string // rows with runs of files that do not record inconclusive verdicts
 	for _, k := range keys {
 		g := groups[k]
 		seen := map[int]bool{}
 		var lb, est []float64
-		sec, checked, mism, inconclusive := 0.0, 0, 0, 0
+		sec, checked, mism, inconclusive, unknown := 0.0, 0, 0, 0, 0
 		viol := make([]int, len(confidences))
 		for _, r := range g {
 			if seen[r.run] {
@@ -232,6 +236,9 @@ func summarise(recs []record) {
 			if r.inconclusive {
 				inconclusive++
 			}
+			if r.inconclusiveUnknown {
+				unknown++
+			}
 			if r.checked {
 				checked++
 			}
@@ -242,7 +249,15 @@ func summarise(recs []record) {
 			lo, hi := expstat.ClopperPearson(v, n)
 			fmt.Printf("  %3d %6.4f [%6.4f,%6.4f]", v, float64(v)/float64(n), lo, hi)
 		}
-		fmt.Printf(" %5d %8.4f %8.4f %4d/%-4s %8.2f\n", inconclusive, expstat.Median(lb), expstat.Median(est), checked, fmt.Sprintf("%d✗", mism), sec/float64(n))
+		inc := strconv.Itoa(inconclusive)
+		if unknown > 0 {
+			inc += "*"
+			unknowns = append(unknowns, fmt.Sprintf("%s λ=%g: %d", k.mech, k.lambda, unknown))
+		}
+		fmt.Printf(" %5s %8.4f %8.4f %4d/%-4s %8.2f\n", inc, expstat.Median(lb), expstat.Median(est), checked, fmt.Sprintf("%d✗", mism), sec/float64(n))
+	}
+	if len(unknowns) > 0 {
+		fmt.Printf("* inc. counts only the runs of files that record it; runs of older files, not counted: %s\n", strings.Join(unknowns, ", "))
 	}
 }
 
