@@ -90,7 +90,9 @@
 // four to seven times fewer calls, at the price of a screening that sees
 // rare outputs less well (Report.QuickLook). The
 // approximate-DP and Gaussian-DP bounds need no normal approximation at
-// all: exact Clopper–Pearson bounds on one event's two probabilities. A Rényi confirmation bounds either cells grouped
+// all: an exact bound of one event's P(E) − e^ε·Q(E) (an exact test of
+// the difference, inverted), and exact Clopper–Pearson bounds on its two
+// probabilities for Gaussian DP. A Rényi confirmation bounds either cells grouped
 // by their ratio (the plug-in of [KAD24]) or one event of the most telling
 // outputs, exactly (Clopper–Pearson bounds on its two probabilities, valid
 // at any count, infinite loss included); the screening chooses, per

@@ -15,7 +15,10 @@
 // α = Q(E) and power P(E) ≤ 1 − G_μ(Q(E)) = Φ(Φ⁻¹(Q(E)) + μ)). So one event
 // counted in fresh draws, with exact Clopper–Pearson bounds P(E) ≥ a₋ and
 // Q(E) ≤ b₊, bounds either measure from below by m(a₋, b₊): a
-// finite-sample bound, no normal approximation.
+// finite-sample bound, no normal approximation. The hockey-stick
+// divergence, linear in the two, is bounded tighter by an exact test of
+// the difference a − e^ε·b itself (JointLower), whose width adds the two
+// sides' in quadrature rather than in sum.
 package hockey
 
 import (
@@ -70,7 +73,9 @@ func HockeyStick(eps float64) Measure {
 // the upper bound of a count of 0 and a₋ ≈ δ′ − z_{1−α/2}·√(δ′/n). It
 // exceeds δ with probability 1 − β when δ′ − k·√δ′ ≥ δ + e^ε·u₀,
 // k = (z_{1−α/2} + z_{1−β})/√n: at δ′ = s², s = (k + √(k² + 4(δ + e^ε·u₀)))/2.
-// No event shows a violation when δ + e^ε·u₀ ≥ 1 (+Inf).
+// No event shows a violation when δ + e^ε·u₀ ≥ 1 (+Inf). It is the
+// rectangle's floor, kept for Bound's joint test too, which shows such an
+// event on as few draws or fewer up to JointMaxEps.
 func leastHockeyStick(eps float64) func(threshold float64, n int, alpha, zBeta float64) float64 {
 	return func(threshold float64, n int, alpha, zBeta float64) float64 {
 		u0 := numeric.BinomialUpper(0, int64(n), alpha/2)
@@ -118,12 +123,15 @@ type Result struct {
 	// n − ½.
 	Estimate float64
 	// LowerBound is max(m(a₋, b₊), 0), a₋ and b₊ the exact one-sided
-	// Clopper–Pearson bounds at level alpha/2 each: it exceeds the true
-	// m(P(E), Q(E)) with probability at most alpha.
+	// Clopper–Pearson bounds at level alpha/2 each, or for the
+	// hockey-stick divergence of Measure.Joint max(JointLower, 0): it
+	// exceeds the true m(P(E), Q(E)) with probability at most alpha.
 	LowerBound float64
 	// StdErr is half the width, in units of z_{1−alpha}, of the interval
 	// from m(a₋, b₊) to m(a₊, b₋), the values the confidence rectangle
-	// allows (not clipped at 0: an event far inside the claim has a width
+	// allows (for the hockey-stick divergence of Measure.Joint the larger
+	// distance from the frequencies' difference to JointLower's two sides;
+	// not clipped at 0: an event far inside the claim has a width
 	// too): the standard error a normal interval of that width would
 	// have, which sets the audit's resolution (+Inf when the counts cannot
 	// limit the measure).
@@ -133,6 +141,18 @@ type Result struct {
 // Bound bounds m(P(E), Q(E)) from below at level alpha from the event
 // counted cp times in np draws of P and cq times in nq draws of Q.
 func (m Measure) Bound(cp, np, cq, nq int64, alpha float64) Result {
+	if m.Joint() {
+		return m.jointBound(cp, np, cq, nq, alpha)
+	}
+	return m.RectangleBound(cp, np, cq, nq, alpha)
+}
+
+// RectangleBound is Bound by the rectangle of the exact one-sided bounds
+// a₋ and b₊ at level alpha/2 each for every measure: for the hockey-stick
+// divergence wider than Bound's (up to √2 for an event both sides produce
+// alike) and a thousand times cheaper, for screenings, whose bounds only
+// decide where to look.
+func (m Measure) RectangleBound(cp, np, cq, nq int64, alpha float64) Result {
 	aLo, aHi := numeric.BinomialLower(cp, np, alpha/2), numeric.BinomialUpper(cp, np, alpha/2)
 	bLo, bHi := numeric.BinomialLower(cq, nq, alpha/2), numeric.BinomialUpper(cq, nq, alpha/2)
 	low := m.Of(aLo, bHi)
@@ -146,6 +166,35 @@ func (m Measure) Bound(cp, np, cq, nq int64, alpha float64) Result {
 	}
 	est := max(m.Of(Half(cp, np), Half(cq, nq)), lb)
 	return Result{Estimate: est, LowerBound: lb, StdErr: width / (2 * numeric.UpperNormalQuantile(alpha))}
+}
+
+// Joint reports whether Bound bounds the measure by JointLower, the exact
+// test of the difference, rather than by the rectangle of two one-sided
+// bounds: for the hockey-stick divergence of ε ≤ JointMaxEps.
+func (m Measure) Joint() bool { return m.Weight > 0 && m.Weight <= math.Exp(JointMaxEps) }
+
+// JointMaxEps is the largest ε whose hockey-stick divergence Bound bounds
+// by JointLower. Beyond it an event the other side barely produced (a
+// count of 0 to 2, the least violation the resolution floor Least
+// describes) can need more draws to show under the joint test than under
+// the rectangle: up to 1.7% more at ε = 4.5 and 2.5% at ε = 6 (n = 10³–10⁶,
+// levels 10⁻⁴–0.05, thresholds 0–100/n), and at ε = 3.9–4 with P(E) near 1
+// at n ≤ 10³ up to 15 draws more. At ε ≤ 3.5 none more, at n = 200–10⁶,
+// levels 10⁻⁶–0.05 and thresholds 0 to n/2 draws.
+const JointMaxEps = 3.5
+
+// jointBound is Bound for a measure a − e^ε·b: the lower bound JointLower,
+// and a StdErr of the larger distance, from the frequencies' own
+// difference, down to it or up to the upper bound the same test gives,
+// in units of z_{1−alpha} (a small count's upper side is the longer).
+func (m Measure) jointBound(cp, np, cq, nq int64, alpha float64) Result {
+	w := m.Weight
+	lo := JointLower(cp, np, cq, nq, w, alpha)
+	hi := -w * JointLower(cq, nq, cp, np, 1/w, alpha)
+	lb := max(lo, 0)
+	est := max(m.Of(Half(cp, np), Half(cq, nq)), lb)
+	raw := float64(cp)/float64(np) - w*float64(cq)/float64(nq)
+	return Result{Estimate: est, LowerBound: lb, StdErr: max(raw-lo, hi-raw, 0) / numeric.UpperNormalQuantile(alpha)}
 }
 
 // Half is the frequency c/n with a count of 0 or n taken as ½ or n − ½,

@@ -17,7 +17,7 @@ func BinomialLower(k, n int64, alpha float64) float64 {
 	if k == 0 {
 		return 0
 	}
-	upperTail := func(p float64) float64 { return mathext.RegIncBeta(float64(k), float64(n-k+1), p) } // P(Bin(n, p) ≥ k)
+	upperTail := func(p float64) float64 { return nanAsOne(mathext.RegIncBeta(float64(k), float64(n-k+1), p)) } // P(Bin(n, p) ≥ k)
 	if p := (distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}).Quantile(alpha); solves(upperTail(p), alpha) {
 		return p
 	}
@@ -36,7 +36,7 @@ func BinomialUpper(k, n int64, alpha float64) float64 {
 	if k == 0 {
 		return -math.Expm1(math.Log(alpha) / float64(n))
 	}
-	lowerTail := func(p float64) float64 { return mathext.RegIncBeta(float64(n-k), float64(k+1), 1-p) } // P(Bin(n, p) ≤ k)
+	lowerTail := func(p float64) float64 { return nanAsOne(mathext.RegIncBeta(float64(n-k), float64(k+1), 1-p)) } // P(Bin(n, p) ≤ k)
 	if p := (distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}).Quantile(1 - alpha); solves(lowerTail(p), alpha) {
 		return p
 	}
@@ -50,6 +50,15 @@ func BinomialUpper(k, n int64, alpha float64) float64 {
 // 5·10⁻⁶: an upper bound of 0.035 for 2.0·10⁻⁵), and by 0.3% at levels
 // near 10⁻¹¹; where it misses, the bound is solved for again.
 func solves(tail, alpha float64) bool { return math.Abs(tail/alpha-1) <= 1e-6 }
+
+// nanAsOne is a tail probability, 1 if it could not be computed: a
+// solveMonotone then moves the bound away from k/n, never towards it.
+func nanAsOne(p float64) float64 {
+	if math.IsNaN(p) {
+		return 1
+	}
+	return p
+}
 
 // solveMonotone brackets the root of f(p) = target for f decreasing on
 // [lo, hi] with f(lo) ≥ target ≥ f(hi), by bisection (on ln p while the

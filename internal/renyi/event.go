@@ -90,7 +90,7 @@ func BestEvent(order, held *stat.Table, lambda float64, n int, reverse bool, alp
 // bound; with no prefix predicting a positive bound, E is empty and the
 // prediction 0, and the caller should not choose the event.
 func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64) (stat.Grouping, float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, 0, HeldPenalty, true, PenalisedKeys)
+	ks, cut, best := bestCut(order, held, n, reverse, rectangle(measure, alpha, true), 0, HeldPenalty, PenalisedKeys)
 	group := make([]int, len(ks))
 	for i := range group {
 		if i > cut {
@@ -112,8 +112,8 @@ func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, mea
 // (Grouping.Unlisted). It returns the grouping, inEvent and the predicted
 // bound (−Inf, and inEvent 0, only when no prefix has a predicted P(E)
 // below 1). keys orders the cells (see [Keys]).
-func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, parts int, keys Keys) (g stat.Grouping, inEvent int, predicted float64) {
-	ks, cut, best := bestCut(order, held, n, reverse, alpha, measure, math.Inf(-1), HeldPenalty, false, keys|eventOrder)
+func PrefixGroups(order, held *stat.Table, n int, reverse bool, predict Prediction, parts int, keys Keys) (g stat.Grouping, inEvent int, predicted float64) {
+	ks, cut, best := bestCut(order, held, n, reverse, predict, math.Inf(-1), HeldPenalty, keys|eventOrder)
 	group, groups, inEvent := cutGroups(ks, cut, parts)
 	if order.Partition == nil {
 		// Values the screening never saw get a group of their own, the
@@ -137,14 +137,40 @@ func PrefixGroups(order, held *stat.Table, n int, reverse bool, alpha float64, m
 // at λ = 2, predicted at 3.7 and confirmed at 1.1 of a true 3.7).
 const HeldPenalty = 1
 
+// Prediction predicts the bound a confirmation of n draws per side will
+// give an event whose counts there are expected to be ep and eq (already
+// moved against it); −Inf leaves the event out.
+type Prediction func(ep, eq, n float64) float64
+
+// RectanglePrediction predicts the bound measure(a₋, b₊) of the exact
+// one-sided bounds at level alpha/2 each by their variance-stabilised
+// approximations a₋ ≈ (√ep − z/2)²/n and b₊ ≈ (√(eq+1) + z/2)²/n,
+// z = z_{1−alpha/2}; events whose a₋ reaches 1 are left out.
+func RectanglePrediction(measure func(a, b float64) float64, alpha float64) Prediction {
+	return rectangle(measure, alpha, false)
+}
+
+// rectangle is RectanglePrediction, leaving out too the events whose a₋
+// does not exceed b₊ when onlyAbove is set (the two-point Rényi divergence
+// grows again below a = b).
+func rectangle(measure func(a, b float64) float64, alpha float64, onlyAbove bool) Prediction {
+	z := numeric.UpperNormalQuantile(alpha / 2)
+	return func(ep, eq, n float64) float64 {
+		a := math.Pow(max(math.Sqrt(ep)-z/2, 0), 2) / n
+		b := math.Pow(math.Sqrt(eq+1)+z/2, 2) / n
+		if (onlyAbove && a <= b) || a >= 1 {
+			return math.Inf(-1)
+		}
+		return measure(a, min(b, 1))
+	}
+}
+
 // bestCut orders the cells (orderCells, by keys) and returns the index of the last
-// cell of the prefix whose measure(a₋, b₊) is predicted largest, above
+// cell of the prefix whose bound is predicted largest, above
 // floor (−1 for none), and that prediction (floor for none); the held
 // counts are first moved by heldPenalty of their own standard errors
-// against the prefix (0: not moved). Prefixes whose predicted a₋ does not
-// exceed b₊ are left out when onlyAbove is set (the two-point Rényi
-// divergence grows again below a = b).
-func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measure func(a, b float64) float64, floor, heldPenalty float64, onlyAbove bool, keys Keys) (ks []keyed, bestAt int, best float64) {
+// against the prefix (0: not moved).
+func bestCut(order, held *stat.Table, n int, reverse bool, predict Prediction, floor, heldPenalty float64, keys Keys) (ks []keyed, bestAt int, best float64) {
 	ks = orderCells(order, n, reverse, keys)
 	counts := make(map[any][2]float64, len(held.Cells))
 	for _, c := range held.Cells {
@@ -158,7 +184,6 @@ func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measur
 	if reverse {
 		np, nq = nq, np
 	}
-	z := numeric.UpperNormalQuantile(alpha / 2)
 	fn := float64(n)
 	best, bestAt = floor, -1
 	var hp, hq float64 // held counts of the prefix
@@ -174,12 +199,7 @@ func bestCut(order, held *stat.Table, n int, reverse bool, alpha float64, measur
 			ep = math.Pow(max(math.Sqrt(hp)-heldPenalty/2, 0), 2) / np * fn
 			eq = math.Pow(math.Sqrt(hq+1)+heldPenalty/2, 2) / nq * fn
 		}
-		a := math.Pow(max(math.Sqrt(ep)-z/2, 0), 2) / fn
-		b := math.Pow(math.Sqrt(eq+1)+z/2, 2) / fn
-		if (onlyAbove && a <= b) || a >= 1 {
-			continue
-		}
-		if d := measure(a, min(b, 1)); d > best {
+		if d := predict(ep, eq, fn); d > best {
 			best, bestAt = d, i
 		}
 	}

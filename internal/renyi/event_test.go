@@ -202,7 +202,7 @@ func TestPrefixGroups(t *testing.T) {
 	hockey := func(e float64) func(a, b float64) float64 {
 		return func(a, b float64) float64 { return a - math.Exp(e)*b }
 	}
-	g, in, predicted := PrefixGroups(order, order, 100_000, false, 0.01, hockey(0.5), 4, PenalisedKeys)
+	g, in, predicted := PrefixGroups(order, order, 100_000, false, RectanglePrediction(hockey(0.5), 0.01), 4, PenalisedKeys)
 	require.Greater(t, predicted, 0.0)
 	require.Greater(t, in, 0)
 	require.GreaterOrEqual(t, g.Groups, 4)
@@ -218,7 +218,7 @@ func TestPrefixGroups(t *testing.T) {
 	for v := 1; v < 20; v++ { // groups are consecutive in ratio
 		require.LessOrEqual(t, g.OfValue[v], g.OfValue[v-1])
 	}
-	_, in, predicted = PrefixGroups(order, order, 100_000, false, 0.01, hockey(5), 4, PenalisedKeys)
+	_, in, predicted = PrefixGroups(order, order, 100_000, false, RectanglePrediction(hockey(5), 0.01), 4, PenalisedKeys)
 	require.Less(t, predicted, 0.0, "no positive bound at ε = 5")
 	require.Greater(t, in, 0, "still an event")
 }
@@ -265,13 +265,13 @@ func TestPrefixGroupsOfHalfLines(t *testing.T) {
 		}
 		return edge
 	}
-	g, in, predicted := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, UpperFirstKeys)
+	g, in, predicted := PrefixGroups(order, held, 1_000_000, false, RectanglePrediction(hockey, 0.01), 32, UpperFirstKeys)
 	require.Greater(t, predicted, 0.05)
 	require.InDelta(t, 0.15, part.Point(run(g, in, true)), 0.25)
-	_, _, predictedLow := PrefixGroups(order, held, 1_000_000, false, 0.01, hockey, 32, LowerFirstKeys)
+	_, _, predictedLow := PrefixGroups(order, held, 1_000_000, false, RectanglePrediction(hockey, 0.01), 32, LowerFirstKeys)
 	require.Less(t, predictedLow, predicted, "the lower half-lines of the higher Gaussian show less")
 
-	g, in, predicted = PrefixGroups(order, held, 1_000_000, true, 0.01, hockey, 32, LowerFirstKeys)
+	g, in, predicted = PrefixGroups(order, held, 1_000_000, true, RectanglePrediction(hockey, 0.01), 32, LowerFirstKeys)
 	require.Greater(t, predicted, 0.05, "the lower Gaussian against the higher")
 	require.InDelta(t, 0.05, part.Point(run(g, in, false)), 0.25)
 
@@ -280,9 +280,9 @@ func TestPrefixGroupsOfHalfLines(t *testing.T) {
 		values.Cells = append(values.Cells, stat.Cell{Value: v, P: int64(100 + 10*v), Q: int64(300 - 10*v)})
 	}
 	stat.SortCells(values.Cells)
-	want, wantIn, wantPredicted := PrefixGroups(values, values, 100_000, false, 0.01, hockey, 4, PenalisedKeys)
+	want, wantIn, wantPredicted := PrefixGroups(values, values, 100_000, false, RectanglePrediction(hockey, 0.01), 4, PenalisedKeys)
 	for _, keys := range []Keys{LowerFirstKeys, UpperFirstKeys} {
-		g, in, predicted := PrefixGroups(values, values, 100_000, false, 0.01, hockey, 4, keys)
+		g, in, predicted := PrefixGroups(values, values, 100_000, false, RectanglePrediction(hockey, 0.01), 4, keys)
 		require.Equal(t, want, g, "a table of values is ordered by ratio")
 		require.Equal(t, wantIn, in)
 		require.Equal(t, wantPredicted, predicted)

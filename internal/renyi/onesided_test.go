@@ -109,7 +109,7 @@ func TestAtomOfOneDatasetAloneIsGroupedApart(t *testing.T) {
 		ks := orderCells(pt, 1_000_000, false, keys|eventOrder)
 		require.Equal(t, atom, ks[0].cell.Value, "keys %d", keys)
 		hockey := func(a, b float64) float64 { return a - math.Exp(2)*b }
-		g, in, _ := PrefixGroups(pt, pt, 1_000_000, false, 0.001, hockey, 32, keys)
+		g, in, _ := PrefixGroups(pt, pt, 1_000_000, false, RectanglePrediction(hockey, 0.001), 32, keys)
 		require.Positive(t, in)
 		require.Equal(t, 0, g.OfCell[atom])
 		for c, grp := range g.OfCell {
@@ -139,7 +139,7 @@ func TestValueOfOneDatasetAloneInEventOrders(t *testing.T) {
 	stat.SortCells(tb.Cells)
 	hockey := func(a, b float64) float64 { return a - math.Exp(2)*b }
 	for _, keys := range []Keys{PenalisedKeys, OneSidedKeys} {
-		g, in, _ := PrefixGroups(tb, tb, 1_000_000, false, 0.001, hockey, 32, keys)
+		g, in, _ := PrefixGroups(tb, tb, 1_000_000, false, RectanglePrediction(hockey, 0.001), 32, keys)
 		require.Positive(t, in)
 		require.Equal(t, 0, g.OfValue[1000], "keys %d", keys)
 		for v := range 20 {
@@ -190,7 +190,7 @@ func TestFarAndAtomRunsAreGroupedApart(t *testing.T) {
 	ks := orderCells(pt, 1_000_000, false, PenalisedKeys|eventOrder)
 	require.Equal(t, []any{far, atom}, []any{ks[0].cell.Value, ks[1].cell.Value})
 	hockey := func(a, b float64) float64 { return a - math.Exp(2)*b }
-	g, _, _ := PrefixGroups(pt, pt, 1_000_000, false, 0.001, hockey, 32, PenalisedKeys)
+	g, _, _ := PrefixGroups(pt, pt, 1_000_000, false, RectanglePrediction(hockey, 0.001), 32, PenalisedKeys)
 	require.Equal(t, 0, g.OfCell[far])
 	require.Equal(t, 1, g.OfCell[atom])
 	for c, grp := range g.OfCell {

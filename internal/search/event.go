@@ -161,16 +161,23 @@ func (c eventCriterion[D]) halfLines(t *stat.Table) bool {
 
 // screenOrder chooses the event among the prefixes of order's cells by
 // ratio (keyed by keys), its bound predicted from held
-// (renyi.PrefixGroups), and scores it on held.
+// (renyi.PrefixGroups; for the hockey-stick divergence the prediction of
+// the confirmation's joint bound, hockey.JointPrediction), and scores it
+// on held with the cheaper rectangle bound (hockey.RectangleBound: a
+// screening's bound only decides where to look, and there are many).
 func (c eventCriterion[D]) screenOrder(order, held *stat.Table, reverse bool, keys renyi.Keys) Screened[EventFinding] {
-	g, in, predicted := renyi.PrefixGroups(order, held, c.confirm, reverse, c.alpha, c.measure.Of, EventParts, keys)
+	predict := renyi.RectanglePrediction(c.measure.Of, c.alpha)
+	if c.measure.Joint() {
+		predict = hockey.JointPrediction(c.measure.Weight, c.alpha)
+	}
+	g, in, predicted := renyi.PrefixGroups(order, held, c.confirm, reverse, predict, EventParts, keys)
 	cp, cq := renyi.GroupTotals(held, g)
 	np, nq := held.NP, held.NQ
 	if reverse {
 		cp, cq, np, nq = cq, cp, nq, np
 	}
 	ep, eq := sum(cp[:in]), sum(cq[:in])
-	r := c.measure.Bound(ep, np, eq, nq, plan.TriggerLevel)
+	r := c.measure.RectangleBound(ep, np, eq, nq, plan.TriggerLevel)
 	return Screened[EventFinding]{
 		Score: Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: predicted,
 			MarginHeld: c.marginHeld(cp, cq, np, nq, 0)},
