@@ -318,7 +318,10 @@ func newBinomialBand(n int64, p float64, buf []float64) binomialBand {
 // survival returns sf with sf[i] an upper bound on Pr(K ≥ lo + i),
 // reusing buf.
 func (b binomialBand) survival(buf []float64) []float64 {
-	sf := append(buf[:0], make([]float64, len(b.pmf))...)
+	if cap(buf) < len(b.pmf) {
+		buf = make([]float64, len(b.pmf))
+	}
+	sf := buf[:len(b.pmf)] // every entry is written below
 	acc := b.above
 	for i := len(b.pmf) - 1; i >= 0; i-- {
 		acc += b.pmf[i]
