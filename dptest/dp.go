@@ -26,16 +26,18 @@ import (
 // Algorithm 4) in an event around the peak, and the bound is eq. (26). The
 // event of discrete outputs is the values (or ranges of numbers) whose
 // screening loss stays within 10% of the peak; that of real outputs is an
-// interval of cells around the peak, grown on half of the screening's
-// draws and chosen on the other half for the bound the confirmation will
-// give (a loss with a narrow peak is confirmed where it stays high, one
-// flat on a half-line over the half-line), or, where that half shows no
-// loss at the peak, the blocks of cells within 10% of it. The peak is
-// chosen for its precision at the screening's size, which favours
-// outputs seen often; where one value or block (an atom) of larger loss
-// promises a bound above the claim at the confirmation's size, it is
-// confirmed too, each event at half the level, and the candidate's bound
-// is the better event's in both rounds.
+// interval of cells around the peak, grown on one half of the
+// screening's draws and chosen on the other for the bound the
+// confirmation will give (a loss with a narrow peak is confirmed where it
+// stays high, one flat on a half-line over the half-line), both ways: the
+// better of the two runs, or the cells both hold where they predict more;
+// where the other half shows no loss at the first half's peak, it is the
+// blocks of cells within 10% of the peak. The peak is chosen for its
+// precision at the screening's size, which favours outputs seen often;
+// where one value or block (an atom) of larger loss promises a bound
+// above the claim at the confirmation's size, it is confirmed too, each
+// event at half the level, and the candidate's bound is the better
+// event's in both rounds.
 //
 // Beside it run two cross-checks: the Rényi audit of RequireRDP at order 2
 // against the bound ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma

@@ -137,9 +137,9 @@ type Report struct {
 	// Location is, for a DP claim, the output t̂ where the witness's loss
 	// peaks and its event lies: a float64 for real outputs, the value
 	// itself for discrete ones. For real outputs it is where the event was
-	// grown from, the peak on the half of the screening that chose the
-	// event, which can differ from the peak of the whole screening's
-	// LossCurve. Where the audit rests on the screening's second event
+	// grown from, the peak on the half of the screening that grew the
+	// event (an output inside the event), which can differ from the peak
+	// of the whole screening's LossCurve. Where the audit rests on the screening's second event
 	// (one value or block of larger loss, confirmed beside the first; see
 	// RequireDP), its output: of a violation, the event of the bound; of
 	// a pass, the event whose resolution the success line states.

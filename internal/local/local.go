@@ -9,8 +9,8 @@
 // or of blocks of cells of real ones (a discretisation fixed before the
 // sample, a post-processing) and returns the maximiser t̂ (DPL, Algorithm
 // 3); confirmation counts fresh samples in an event around t̂ (the values
-// near t̂'s loss, or an interval of cells around it chosen on half of the
-// screening and judged on the other) and bounds the loss there from below
+// near t̂'s loss, or an interval of cells around it chosen on each half of
+// the screening and judged on the other) and bounds the loss there from below
 // with the normal approximation of Section IV-B, eqs. (24)–(26) (MPL,
 // Algorithm 4).
 //
@@ -40,8 +40,9 @@ type Estimate struct {
 	// rest (group 1); Location is t̂, where the event is: the value of a
 	// discrete output (the peak), a representative output of the block of
 	// a real one that the event was grown from (for an interval event, the
-	// peak on the half of the screening that chose it, which Loss and
-	// StdErr, of the whole screening, may place elsewhere).
+	// peak block, on the half of the screening that grew it, of the run
+	// confirmed, or one the event holds: see intervalEvent; Loss and
+	// StdErr, of the whole screening, may place the peak elsewhere).
 	Event    stat.Grouping
 	Location any
 	// Alt, when it has groups, is a second event the confirmation bounds
