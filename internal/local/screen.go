@@ -490,14 +490,12 @@ func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (eve
 				around = otherAround
 			}
 			if !halves.holds(run, around) {
-				from, _ := halves.cellsOf(run[0])
-				_, to := halves.cellsOf(run[1])
+				from, to := halves.runCells(run)
 				around = []int{(from + to - 1) / 2}
 			}
 		}
 	}
-	from, _ := halves.cellsOf(run[0])
-	_, to := halves.cellsOf(run[1])
+	from, to := halves.runCells(run)
 	part := halves.part
 	g := stat.Grouping{Groups: 2, Unlisted: 1, Partition: part, OfCell: make([]int, part.Cells())}
 	for c := range g.OfCell {
@@ -510,9 +508,15 @@ func intervalEvent(halves *split, blocks [][]int, sign float64, par Params) (eve
 
 // holds reports whether run r's cells include every cell of block.
 func (s *split) holds(r [2]int, block []int) bool {
-	from, _ := s.cellsOf(r[0])
-	_, to := s.cellsOf(r[1])
+	from, to := s.runCells(r)
 	return block[0] >= from && block[len(block)-1] < to
+}
+
+// runCells returns the cells [from, to) of the run of fine blocks r[0] … r[1].
+func (s *split) runCells(r [2]int) (from, to int) {
+	from, _ = s.cellsOf(r[0])
+	_, to = s.cellsOf(r[1])
+	return from, to
 }
 
 // chooseRun is one choice of intervalEvent: on half A it finds the peak
@@ -565,9 +569,7 @@ func chooseRun(halves *split, blocks [][]int, sign float64, par Params) (best [2
 	best, bestScore := path[0], math.Inf(-1)
 	for _, run := range path {
 		p, q := b.sum(run[0], run[1])
-		l, se, fp, fq := b.loss(p, q, sign)
-		_, _, seConf := logRatioSE(fp*confirm, confirm, fq*confirm, confirm)
-		if s := l - z*seConf - PeakPenalty*se; s > bestScore {
+		if s := b.predict(p, q, sign, z, confirm); s > bestScore {
 			best, bestScore = run, s
 		}
 	}
@@ -588,10 +590,9 @@ func chooseRun(halves *split, blocks [][]int, sign float64, par Params) (best [2
 func (s *split) bothPredict(r [2]int, sign float64, par Params) float64 {
 	pa, qa := s.a.sum(r[0], r[1])
 	pb, qb := s.b.sum(r[0], r[1])
-	fp, fq, se := logRatioSE(pa+pb, s.a.np+s.b.np, qa+qb, s.a.nq+s.b.nq)
 	z, confirm := par.prediction(s.b.np)
-	_, _, seConf := logRatioSE(fp*confirm, confirm, fq*confirm, confirm)
-	return sign*(math.Log(fp)-math.Log(fq)) - z*seConf - PeakPenalty*se
+	pooled := half{np: s.a.np + s.b.np, nq: s.a.nq + s.b.nq}
+	return pooled.predict(pa+pb, qa+qb, sign, z, confirm)
 }
 
 // prediction returns the quantile z_{1−α} of the level Alpha (2 when
@@ -625,6 +626,17 @@ func (h half) sum(i, j int) (p, q float64) { return h.cp[j+1] - h.cp[i], h.cq[j+
 func (h half) loss(p, q, sign float64) (l, se, fp, fq float64) {
 	fp, fq, se = logRatioSE(p, h.np, q, h.nq)
 	return sign * (math.Log(fp) - math.Log(fq)), se, fp, fq
+}
+
+// predict is an interval's score from counts p and q of h: the bound a
+// confirmation of confirm draws per side at the quantile z predicts from
+// its frequencies, less PeakPenalty of h's standard errors,
+//
+//	ℓ̂(I) − z·se_conf(I) − PeakPenalty·se_h(I).
+func (h half) predict(p, q, sign, z, confirm float64) float64 {
+	l, se, fp, fq := h.loss(p, q, sign)
+	_, _, seConf := logRatioSE(fp*confirm, confirm, fq*confirm, confirm)
+	return l - z*seConf - PeakPenalty*se
 }
 
 // split is a screening of real outputs split into halves a and b by
