@@ -39,8 +39,10 @@
 //
 //   - vector outputs: [LaplaceHistogram] and the broken
 //     [SparseLaplaceHistogram] (records as bin indices), [GaussianVector],
-//     the broken [L2LaplaceVector], and [DPSGDStep] (examples as feature
-//     vectors), with the sampled-Gaussian RDP of its correct clipping;
+//     the broken [L2LaplaceVector], [DPSGDStep] (examples as feature
+//     vectors), with the sampled-Gaussian RDP of its correct clipping, and
+//     [SubsampledGaussianSteps], T Poisson-subsampled Gaussian steps with
+//     their exact RDP and the central limit theorem's μ they exceed;
 //   - an integer query: [DiscreteLaplace], whose Sample takes the query's
 //     answer, with its exact RDP and ε for answers Sensitivity apart;
 //   - approximate DP: [PartitionSelection], exactly (1, 0.05)-DP.

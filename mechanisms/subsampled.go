@@ -1,6 +1,7 @@
 package mechanisms
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -141,4 +142,66 @@ func (m SubsampledLaplace) RDPBound(lambda float64) float64 {
 func (m SubsampledLaplace) check() {
 	mustPositive("SubsampledLaplace", "B", m.B)
 	mustRate("SubsampledLaplace", "Gamma", m.Gamma)
+}
+
+// SubsampledGaussianSteps releases Steps independent runs of
+// [SubsampledGaussian] on one dataset as a vector, one coordinate a step
+// (the noisy sums of DP-SGD's steps, each on a fresh Poisson subsample):
+//
+//	M(x) = (S₁ + Y₁, …, S_T + Y_T),   S_t = Σ_{i kept at step t} xᵢ,   Y_t ∼ N(0, σ²),
+//
+// every record kept at every step independently with probability γ. On
+// the canonical pair (x = (1) against the empty dataset) the coordinates
+// are independent, each (1−γ)·N(0, σ²) + γ·N(1, σ²) against N(0, σ²).
+// Steps and Sigma must be positive and Gamma in (0, 1]; the zero value
+// panics.
+type SubsampledGaussianSteps struct {
+	Steps int
+	Sigma float64 // noise standard deviation σ > 0
+	Gamma float64 // sampling probability γ ∈ (0, 1]
+}
+
+// Sample draws M(x).
+func (m SubsampledGaussianSteps) Sample(r *rand.Rand, x []float64) []float64 {
+	m.check()
+	step := SubsampledGaussian{Sigma: m.Sigma, Gamma: m.Gamma}
+	v := make([]float64, m.Steps)
+	for t := range v {
+		v[t] = step.Sample(r, x)
+	}
+	return v
+}
+
+// RDP returns the exact D_λ(M(x) ‖ M(x′)) for the canonical pair:
+// T·[SampledGaussianRDP](γ, σ, λ) ([MTZ19] Section 3.3 for one step;
+// the Rényi divergences of independent releases add up, Mironov, "Rényi
+// differential privacy", CSF 2017, Proposition 1). It panics unless λ > 1.
+func (m SubsampledGaussianSteps) RDP(lambda float64) float64 {
+	m.check()
+	return float64(m.Steps) * SampledGaussianRDP(m.Gamma, m.Sigma, lambda)
+}
+
+// CLTMu returns γ·√T·√(e^{1/σ²} − 1), the μ of the central limit theorem
+// for the composition of Poisson-subsampled Gaussians (Dong, Roth and Su,
+// "Gaussian differential privacy", J. R. Stat. Soc. B, 2022; its Poisson
+// form in Bu, Dong, Long and Su, "Deep learning with Gaussian
+// differential privacy", Harvard Data Sci. Rev., 2020): the limit
+// of T steps as T grows with γ√T fixed, which accountants use in place of
+// a bound. It is not a μ the finite composition satisfies: its tests of
+// small level exceed it. At γ = 0.05, σ = 1 and T = 10 (μ = 0.2073) the
+// likelihood-ratio test of level 0.1 on the canonical pair shows
+// Φ⁻¹(P) − Φ⁻¹(Q) = 0.228, of level 10⁻³ 0.333 and of level 10⁻⁴ 0.384
+// (2·10⁷ draws a side; standard errors about 0.003 and 0.006 at the two
+// small levels).
+func (m SubsampledGaussianSteps) CLTMu() float64 {
+	m.check()
+	return m.Gamma * math.Sqrt(float64(m.Steps)) * math.Sqrt(math.Expm1(1/(m.Sigma*m.Sigma)))
+}
+
+func (m SubsampledGaussianSteps) check() {
+	if m.Steps < 1 {
+		panic(fmt.Sprintf("mechanisms: SubsampledGaussianSteps.Steps must be positive, got %d", m.Steps))
+	}
+	mustPositive("SubsampledGaussianSteps", "Sigma", m.Sigma)
+	mustRate("SubsampledGaussianSteps", "Gamma", m.Gamma)
 }

@@ -71,3 +71,43 @@ func TestSubsampledBadParameters(t *testing.T) {
 	require.PanicsWithValue(t, "mechanisms: SubsampledLaplace.Gamma must lie in (0, 1], got 1.5", func() { SubsampledLaplace{B: 1, Gamma: 1.5}.RDP(2) })
 	require.PanicsWithValue(t, "mechanisms: SubsampledLaplace.B must be positive and finite, got 0", func() { SubsampledLaplace{Gamma: 0.5}.Sample(newTestRand(1, phi64), nil) })
 }
+
+// T steps on the canonical pair: RDP T·SampledGaussianRDP (independent
+// releases); the CLT's μ = γ√T·√(e^{1/σ²} − 1) (exact arithmetic: at
+// γ = 0.05, T = 10, σ = 1, 0.05·√10·√(e − 1) = 0.207261…); each coordinate
+// the mixture (1−γ)·N(0, σ²) + γ·N(1, σ²), two coordinates uncorrelated.
+func TestSubsampledGaussianSteps(t *testing.T) {
+	m := SubsampledGaussianSteps{Steps: 10, Sigma: 1, Gamma: 0.05}
+	for _, l := range []float64{1.5, 2, 5} {
+		require.InEpsilon(t, 10*SampledGaussianRDP(0.05, 1, l), m.RDP(l), 1e-15)
+	}
+	require.InDelta(t, 0.05*math.Sqrt(10)*math.Sqrt(math.E-1), m.CLTMu(), 1e-15)
+	require.InDelta(t, 0.2072608, m.CLTMu(), 1e-6)
+
+	x, _ := canonical10()
+	r := newTestRand(5, phi64)
+	g := SubsampledGaussianSteps{Steps: 2, Sigma: 2, Gamma: 0.3}
+	const n = 200000
+	first, second := make([]float64, n), make([]float64, n)
+	for i := range n {
+		v := g.Sample(r, x)
+		require.Len(t, v, 2)
+		first[i], second[i] = v[0], v[1]
+	}
+	k := 0
+	checkFitsCDF(t, n, func() float64 { k++; return second[k-1] },
+		func(v float64) float64 { return 0.7*normalCDF(v, 0, 2) + 0.3*normalCDF(v, 1, 2) }, linspace(-6, 7, 30))
+	// Correlation of independent coordinates: sd 1/√n ≈ 0.0022; 5.5 sd ⇒
+	// P(false fail) < 1e-7.
+	var sa, sb, sab, saa, sbb float64
+	for i := range n {
+		a, b := first[i], second[i]
+		sa, sb, sab, saa, sbb = sa+a, sb+b, sab+a*b, saa+a*a, sbb+b*b
+	}
+	cov := sab/n - sa*sb/(n*n)
+	corr := cov / math.Sqrt((saa/n-sa*sa/(n*n))*(sbb/n-sb*sb/(n*n)))
+	require.InDelta(t, 0, corr, 5.5/math.Sqrt(n))
+
+	require.PanicsWithValue(t, "mechanisms: SubsampledGaussianSteps.Steps must be positive, got 0", func() { SubsampledGaussianSteps{Sigma: 1, Gamma: 0.5}.RDP(2) })
+	require.PanicsWithValue(t, "mechanisms: SubsampledGaussianSteps.Gamma must lie in (0, 1], got 0", func() { SubsampledGaussianSteps{Steps: 1, Sigma: 1}.CLTMu() })
+}
