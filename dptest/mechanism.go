@@ -78,15 +78,19 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 // draws of its own on both datasets: the most telling coordinate alone, the
 // linear discriminant wᵀv with w = Σ̂⁻¹(μ̂_X − μ̂_Y) (the log-likelihood ratio
 // of Gaussian noise, correlated or not), the sum of per-coordinate log
-// density ratios (that of noise independent across coordinates, as in a
-// Laplace histogram), or the quadratic discriminant of up to 16
-// coordinates (that of Gaussian noise whose spread or correlations depend
-// on the data), whichever separates held-out draws most. The audit
+// density ratios on cells of each coordinate (that of noise independent
+// across coordinates, as in a Laplace histogram), the sum of
+// per-coordinate Gaussian log density ratios from each side's mean and
+// variance (smooth beyond the last cells, where the tests of small level
+// of a Poisson-subsampled step lie), or the quadratic discriminant of up
+// to 16 coordinates (that of Gaussian noise whose spread or correlations
+// depend on the data), whichever separates held-out draws most. The audit
 // then treats the scores as real outputs, and screens beside the chosen
-// score up to three others (the next candidates, and the two coordinates
-// whose extreme values come most unevenly from the two datasets, where a
-// rare output of one dataset shows), keeping for each claim the one that
-// bounds highest. The score is fixed before the
+// score up to three others (the next candidates, and where they leave
+// room, which they do not once two coordinates differ clearly, the two
+// coordinates whose extreme values come most unevenly from the two
+// datasets, where a rare output of one dataset shows), keeping for each
+// claim the one that bounds highest. The score is fixed before the
 // outputs it maps are drawn, so any divergence of the scores is a lower
 // bound on the outputs' (data processing); a score that misses part of
 // the leak makes the bound looser, never invalid. [Report.Score] names the

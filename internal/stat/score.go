@@ -26,6 +26,17 @@ const (
 	// ratio of Gaussian noise whose covariance depends on the dataset
 	// (over at most MaxQuadratic coordinates).
 	ScoreQuadratic = "quadratic"
+	// ScoreDiagonal is Σⱼ aⱼuⱼ² + bⱼuⱼ, uⱼ = vⱼ − cⱼ, the sum over the
+	// telling coordinates (and at least the MaxQuadratic most telling) of
+	// their Gaussian log density ratios
+	// ln N(vⱼ; μ̂_Xⱼ, σ̂²_Xⱼ) − ln N(vⱼ; μ̂_Yⱼ, σ̂²_Yⱼ): the log-likelihood
+	// ratio of independent Gaussian coordinates whose means and variances
+	// depend on the dataset, and a smooth stand-in for the naive-Bayes sum
+	// where its cells end, in the tails. A Poisson-subsampled Gaussian's
+	// coordinates, a mixture (1−q)·N(0, σ²) + q·N(1, σ²) against N(0, σ²),
+	// have a log-ratio that keeps growing beyond the last cell, where the
+	// tests of small level live; the cells' sum is flat there.
+	ScoreDiagonal = "diagonal quadratic"
 )
 
 // Learning rules.
@@ -83,10 +94,11 @@ type Score struct {
 	// deviation).
 	Coords []int
 	// Weights, for a linear score, are wⱼ of Coords[i], scaled so that the
-	// largest |wⱼ|·sⱼ is 1; for a quadratic one, its linear part.
+	// largest |wⱼ|·sⱼ is 1; for a quadratic or diagonal quadratic one, its
+	// linear part.
 	Weights []float64
 	scales  []float64 // sⱼ of Coords[i], for a linear score
-	// centre, for a linear or quadratic score (both learners set it), is
+	// centre, for a linear or (diagonal) quadratic score (their learners set it), is
 	// the pooled learning mean of Coords[i] (coordinate.mid), subtracted
 	// before the score is computed: outputs
 	// at an offset of 10⁹ (noisy large counts) would otherwise lose the
@@ -95,6 +107,9 @@ type Score struct {
 	// quad, for a quadratic score, is its matrix over Coords, row-major:
 	// the score is Σ_ab quad[a,b]·u_a·u_b + Σ_a Weights[a]·u_a, u = v − centre.
 	quad []float64
+	// square, for a diagonal quadratic score, are aⱼ of Coords[i]: the
+	// score is Σ_i square[i]·u_i² + Weights[i]·u_i, u = v − centre.
+	square []float64
 	// cells and logRatio, for a naive-Bayes score: per Coords[i], its
 	// cells and their log-ratios.
 	cells    []*Partition
@@ -127,6 +142,13 @@ func (s *Score) Of(v []float64) float64 {
 			t += (row + s.Weights[a]) * (v[i] - s.centre[a])
 		}
 		return t
+	case ScoreDiagonal:
+		t := 0.0
+		for i, j := range s.Coords {
+			u := v[j] - s.centre[i]
+			t += (s.square[i]*u + s.Weights[i]) * u
+		}
+		return t
 	}
 	t := 0.0
 	for i, j := range s.Coords {
@@ -154,9 +176,12 @@ func (s *Score) String() string {
 		return b.String()
 	}
 	var b strings.Builder
-	if s.Kind == ScoreQuadratic {
+	switch s.Kind {
+	case ScoreQuadratic:
 		fmt.Fprintf(&b, "quadratic discriminant over %d of %d coordinates, the most telling:", len(s.Coords), s.Dim)
-	} else {
+	case ScoreDiagonal:
+		fmt.Fprintf(&b, "diagonal quadratic discriminant over %d of %d coordinates (the sum of their Gaussian log density ratios, from each side's mean and variance), the most telling:", len(s.Coords), s.Dim)
+	default:
 		fmt.Fprintf(&b, "sum of the log density ratios of %d of %d coordinates:", len(s.Coords), s.Dim)
 	}
 	for i := range min(4, len(s.Coords)) {
@@ -165,7 +190,7 @@ func (s *Score) String() string {
 	if len(s.Coords) > 4 {
 		fmt.Fprintf(&b, " and %d more", len(s.Coords)-4)
 	}
-	if s.Kind == ScoreQuadratic {
+	if s.Kind == ScoreQuadratic || s.Kind == ScoreDiagonal {
 		b.WriteString(", on coordinates centred at their learning means")
 	}
 	return b.String()
@@ -203,8 +228,10 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 // coordinate on a grid, also a test of its values one by one), each at
 // SelectionLevel/d. The candidates are the most telling coordinate alone,
 // the linear discriminant over every coordinate and over the telling ones,
-// the naive-Bayes sum over the telling ones and the quadratic
-// discriminant over the MaxQuadratic most telling, in this order; the
+// the naive-Bayes sum over the telling ones, the diagonal quadratic over
+// the telling ones and at least the MaxQuadratic most telling (where two
+// or more are telling) and the quadratic discriminant over the
+// MaxQuadratic most telling, in this order; the
 // first score returned is the one whose held-out scores separate most
 // (largest G statistic on SeparationCells cells; a later candidate must
 // beat an earlier one by SeparationMargin and SeparationSlack). The
@@ -212,7 +239,10 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 // separation, then the TailCoordinates coordinates whose extreme values
 // (the TailDepth largest and smallest pooled) come most unevenly from the
 // two sides, so that a leak held by rare values of one coordinate, which
-// barely moves the bulk, is still screened. The rows must be sorted
+// barely moves the bulk, is still screened. Where four or more candidates
+// are learned (two telling coordinates or more, or one on a grid whose
+// values tell), they fill the MaxScores places and no tail coordinate is
+// screened. The rows must be sorted
 // ([Vectors.SortRows]) for the result not to depend on the workers.
 func LearnScores(fitX, fitY, holdX, holdY *Vectors) []*Score {
 	coords := screenCoordinates(fitX, fitY)
@@ -266,6 +296,23 @@ func candidates(fitX, fitY *Vectors, coords []coordinate) []*Score {
 	// (byValue), whose ratios need not follow their order.
 	if len(telling) > 1 || len(telling) == 1 && telling[0].byValue {
 		cands = append(cands, naiveBayesScore(fitX.Dim, telling[:min(len(telling), MaxNaiveBayes)]))
+	}
+	// With one telling coordinate the diagonal quadratic is left out: it
+	// would lean on that coordinate, whose own cells, ordered by ratio,
+	// already hold its level sets, and it would take the place of a tail
+	// coordinate among the MaxScores kept (a rare value of another
+	// coordinate, beside the one that shifts). With two or more it reads
+	// the telling ones (at most MaxNaiveBayes) and at least the
+	// MaxQuadratic most telling, as the quadratic discriminant does: a
+	// leak spread thinly over several coordinates leaves some of them
+	// short of the selection level (ten subsampled steps: 4 to 9 of 10 at
+	// plan.MaxPilot rows), and each costs the score only its two
+	// estimated coefficients.
+	if len(telling) > 1 {
+		k := max(min(len(telling), MaxNaiveBayes), min(len(coords), MaxQuadratic))
+		if s := diagonalScore(fitX.Dim, byKey(coords)[:k]); s != nil {
+			cands = append(cands, s)
+		}
 	}
 	if s := quadraticScore(fitX, fitY, byKey(coords)); s != nil {
 		cands = append(cands, s)

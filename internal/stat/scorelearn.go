@@ -416,6 +416,37 @@ func quadraticScore(fx, fy *Vectors, coords []coordinate) *Score {
 	return s
 }
 
+// diagonalScore sums the Gaussian log density ratios of the coordinates
+// (ScoreDiagonal) from each side's learning mean and variance: on
+// u = v − c, c the pooled mean, ln N(v; μ_X, σ²_X) − ln N(v; μ_Y, σ²_Y) is,
+// up to a constant, a·u² + b·u with a = (1/σ²_Y − 1/σ²_X)/2 and
+// b = (μ_X − c)/σ²_X − (μ_Y − c)/σ²_Y, larger where X is the likelier.
+// Coordinates either side holds constant are left out (their ratio is not
+// Gaussian), and so are those whose coefficients are not finite (a
+// variance below float64's normal range); nil if none is left.
+func diagonalScore(dim int, coords []coordinate) *Score {
+	s := &Score{Kind: ScoreDiagonal, Dim: dim}
+	for _, c := range coords {
+		if !(c.varX > 0 && c.varY > 0) {
+			continue
+		}
+		mid := c.mid()
+		a := (1/c.varY - 1/c.varX) / 2
+		b := (c.meanX-mid)/c.varX - (c.meanY-mid)/c.varY
+		if math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
+			continue
+		}
+		s.Coords = append(s.Coords, c.j)
+		s.centre = append(s.centre, mid)
+		s.square = append(s.square, a)
+		s.Weights = append(s.Weights, b)
+	}
+	if len(s.Coords) == 0 {
+		return nil
+	}
+	return s
+}
+
 // naiveBayesScore sums the log-ratios ln((cxᵢ + ½)/(nx + C/2)) −
 // ln((cyᵢ + ½)/(ny + C/2)) of the fitting counts in each telling
 // coordinate's C cells.
