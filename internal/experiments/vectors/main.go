@@ -12,14 +12,17 @@
 //     √d times the claim), the histogram that releases empty bins as
 //     exactly 0 (mechanisms.SparseLaplaceHistogram), a DP-SGD step that
 //     clips the summed gradient instead of each example's
-//     (mechanisms.DPSGDStep), and the correct DP-SGD step at its exact
-//     sampled-Gaussian RDP.
+//     (mechanisms.DPSGDStep), the correct DP-SGD step at its exact
+//     sampled-Gaussian RDP, and ten Poisson-subsampled Gaussian steps
+//     (mechanisms.SubsampledGaussianSteps) claimed at the central limit
+//     theorem's μ, beside the same steps at their exact RDP (correct) and
+//     at RDP/1.5.
 //
 // Columns: audits, violations (95% Clopper–Pearson interval),
 // inconclusive, passes, the median LowerBound/truth, Estimate/truth and
 // LowerBound/claimed (for bugs whose truth is unknown or infinite),
 // the score kinds chosen on the witness (C coordinate, L linear, N naive
-// Bayes, Q quadratic), seconds per audit. Every audit has its own seed.
+// Bayes, D diagonal quadratic, Q quadratic), seconds per audit. Every audit has its own seed.
 //
 //	go run ./internal/experiments/vectors -reps 200 -preps 100
 //	go run ./internal/experiments/vectors -only 'd=10\b' -reps 20 -preps 20
@@ -143,6 +146,18 @@ func bugs() []claim {
 			return dptest.AuditRDP(m, 2, step.RDP(2), withSeed(s, o)...)
 		}, step.RDP(2), truth, bug})
 	}
+	// Ten Poisson-subsampled Gaussian steps released as a vector, on the
+	// canonical pair (one record of value 1 against none): correct at their
+	// exact RDP; claimed at the central limit theorem's μ, which the tests
+	// of small level exceed (mechanisms.SubsampledGaussianSteps.CLTMu).
+	steps := mechanisms.SubsampledGaussianSteps{Steps: 10, Sigma: 1, Gamma: 0.05}
+	sm := dptest.Vector(steps.Sample).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{}})
+	cs = append(cs, pair("subsampled Gaussian 10 steps q=0.05 σ=1 RDP λ=2", steps.RDP(2), func(c float64, s uint64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditRDP(sm, 2, c, withSeed(s, o)...)
+	})...)
+	cs = append(cs, claim{"subsampled Gaussian 10 steps q=0.05 σ=1 GDP at its CLT μ", func(s uint64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditGDP(sm, steps.CLTMu(), withSeed(s, o)...)
+	}, steps.CLTMu(), math.NaN(), true})
 	// The auditor's canary: one example whose gradient the canary's
 	// opposes and outweighs (Y = {−½·1}, X = Y ∪ {1}), screened first.
 	step := mechanisms.DPSGDStep{Q: 0.5, Sigma: 1, C: 1, ClipAfterSum: true}
@@ -253,6 +268,8 @@ func scoreKind(s string) string {
 		return "C"
 	case strings.HasPrefix(s, "linear"):
 		return "L"
+	case strings.HasPrefix(s, "diagonal"):
+		return "D"
 	case strings.HasPrefix(s, "sum"):
 		return "N"
 	case strings.HasPrefix(s, "quadratic"):
@@ -263,7 +280,7 @@ func scoreKind(s string) string {
 
 func kindsText(k map[string]int) string {
 	var parts []string
-	for _, c := range []string{"C", "L", "N", "Q", "?"} {
+	for _, c := range []string{"C", "L", "N", "D", "Q", "?"} {
 		if k[c] > 0 {
 			parts = append(parts, fmt.Sprintf("%s%d", c, k[c]))
 		}
