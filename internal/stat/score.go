@@ -27,8 +27,9 @@ const (
 	// (over at most MaxQuadratic coordinates).
 	ScoreQuadratic = "quadratic"
 	// ScoreDiagonal is Σⱼ aⱼuⱼ² + bⱼuⱼ, uⱼ = vⱼ − cⱼ, the sum over the
-	// telling coordinates (and at least the MaxQuadratic most telling) of
-	// their Gaussian log density ratios
+	// telling coordinates (and at least the MaxQuadratic most telling,
+	// less those either side holds constant) of their Gaussian log
+	// density ratios, up to a constant,
 	// ln N(vⱼ; μ̂_Xⱼ, σ̂²_Xⱼ) − ln N(vⱼ; μ̂_Yⱼ, σ̂²_Yⱼ): the log-likelihood
 	// ratio of independent Gaussian coordinates whose means and variances
 	// depend on the dataset, and a smooth stand-in for the naive-Bayes sum

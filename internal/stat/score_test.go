@@ -349,7 +349,9 @@ func TestDiagonalScoreIsTheGaussianLogRatio(t *testing.T) {
 // side). Learned at seeds 1–10, the diagonal quadratic shows 0.266–0.289,
 // the full quadratic discriminant (noisy in its 55 covariances)
 // 0.235–0.266, the linear discriminant about 0.22 and the naive-Bayes sum
-// of cell ratios, flat beyond its last cells, about 0.20. Fresh draws,
+// of cell ratios, flat beyond its last cells, about 0.20. The test learns
+// at seed 4, the lowest of the ten for the diagonal quadratic (0.266),
+// and asks for 0.25 and more than every other score kept. Fresh draws,
 // 10⁶ a side: the standard error of each μ measured is about 0.007.
 func TestDiagonalScoreKeepsASubsampledGaussiansTail(t *testing.T) {
 	if testing.Short() {
@@ -387,7 +389,7 @@ func TestDiagonalScoreKeepsASubsampledGaussiansTail(t *testing.T) {
 		i, _ := slices.BinarySearch(sx[k], sy[k][int(n*(1-level))])
 		mu[k] = probit(1-float64(i)/n) - probit(level)
 	}
-	require.Greater(t, mu[0], 0.26, "μ shown by the diagonal quadratic's test of level %v", level)
+	require.Greater(t, mu[0], 0.25, "μ shown by the diagonal quadratic's test of level %v", level)
 	for k := 1; k < len(scores); k++ {
 		require.Greater(t, mu[0], mu[k], "the diagonal quadratic's tail against the %s's", scores[k].Kind)
 	}
