@@ -164,10 +164,9 @@ type SubsampledGaussianSteps struct {
 // Sample draws M(x).
 func (m SubsampledGaussianSteps) Sample(r *rand.Rand, x []float64) []float64 {
 	m.check()
-	step := SubsampledGaussian{Sigma: m.Sigma, Gamma: m.Gamma}
 	v := make([]float64, m.Steps)
 	for t := range v {
-		v[t] = step.Sample(r, x)
+		v[t] = poissonSubsampledSum(r, x, m.Gamma) + m.Sigma*r.NormFloat64() // a SubsampledGaussian step
 	}
 	return v
 }
