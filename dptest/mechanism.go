@@ -86,10 +86,10 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 // to 16 coordinates (that of Gaussian noise whose spread or correlations
 // depend on the data), whichever separates held-out draws most. The audit
 // then treats the scores as real outputs, and screens beside the chosen
-// score up to three others (the next candidates, and where they leave
-// room, which they do not once two coordinates differ clearly, the two
+// score up to four others: the next three candidates, then, in the last
+// place at least (the last two where the candidates are fewer), the
 // coordinates whose extreme values come most unevenly from the two
-// datasets, where a rare output of one dataset shows), keeping for each
+// datasets, where a rare output of one dataset shows, keeping for each
 // claim the one that bounds highest. The score is fixed before the
 // outputs it maps are drawn, so any divergence of the scores is a lower
 // bound on the outputs' (data processing); a score that misses part of

@@ -73,11 +73,12 @@ const (
 	SeparationMargin = 0.02
 	SeparationSlack  = 16
 	// MaxScores is the most scores a screening of vector outputs counts:
-	// the chosen one and alternatives the criteria may prefer.
-	MaxScores = 4
-	// TailCoordinates is the number of coordinates screened on their own
-	// for the imbalance of their extreme values; TailDepth is how many
-	// values at each end the imbalance counts.
+	// the chosen one and alternatives the criteria may prefer, of which
+	// the last place at least is a tail coordinate's.
+	MaxScores = 5
+	// TailCoordinates is the most coordinates screened on their own for
+	// the imbalance of their extreme values; TailDepth is how many values
+	// at each end the imbalance scans (tailEvidence).
 	TailCoordinates = 2
 	TailDepth       = 16
 )
@@ -209,7 +210,7 @@ type coordinate struct {
 	cx, cy  []int64    // the values of each side per cell
 	key     float64    // how telling: the larger of its two tests over their thresholds
 	telling bool       // a test passed its threshold
-	tail    float64    // how unevenly the sides share its extreme values (tailImbalance)
+	tail    float64    // how unevenly the sides share its extreme values (tailEvidence)
 }
 
 // mid is the coordinate's pooled learning mean, the centre of the linear
@@ -237,13 +238,13 @@ func LearnScore(fitX, fitY, holdX, holdY *Vectors) *Score {
 // (largest G statistic on SeparationCells cells; a later candidate must
 // beat an earlier one by SeparationMargin and SeparationSlack). The
 // others follow, at most MaxScores in all: the other candidates by
-// separation, then the TailCoordinates coordinates whose extreme values
-// (the TailDepth largest and smallest pooled) come most unevenly from the
-// two sides, so that a leak held by rare values of one coordinate, which
-// barely moves the bulk, is still screened. Where four or more candidates
-// are learned (two telling coordinates or more, or one on a grid whose
-// values tell), they fill the MaxScores places and no tail coordinate is
-// screened. The rows must be sorted
+// separation, at most MaxScores − 1 in all, then the TailCoordinates
+// coordinates whose extreme values (the TailDepth largest and smallest
+// pooled) come most unevenly from the two sides (tailEvidence; at equal
+// evidence the less telling first), as many as places are left, so that a leak held by rare values of one
+// coordinate, which barely moves the bulk, is still screened however
+// many candidates there are (a coordinate already kept alone is not
+// added twice). The rows must be sorted
 // ([Vectors.SortRows]) for the result not to depend on the workers.
 func LearnScores(fitX, fitY, holdX, holdY *Vectors) []*Score {
 	coords := screenCoordinates(fitX, fitY)
@@ -258,17 +259,25 @@ func LearnScores(fitX, fitY, holdX, holdY *Vectors) []*Score {
 	out := []*Score{cands[best]}
 	rest := slices.Delete(slices.Clone(cands), best, best+1)
 	slices.SortStableFunc(rest, func(a, b *Score) int { return -cmpFloat(a.Separation, b.Separation) })
-	out = append(out, rest...)
+	out = append(out, rest[:min(len(rest), MaxScores-2)]...)
 	byTail := slices.Clone(coords)
-	slices.SortStableFunc(byTail, func(a, b coordinate) int { return -cmpFloat(a.tail, b.tail) })
+	slices.SortStableFunc(byTail, func(a, b coordinate) int {
+		// Equal evidence (a run of TailDepth values of one side at an
+		// end scores its most): the less telling first, whose leak the
+		// candidates read least.
+		if c := -cmpFloat(a.tail, b.tail); c != 0 {
+			return c
+		}
+		return cmpFloat(a.key, b.key)
+	})
 	for _, c := range byTail[:min(TailCoordinates, len(byTail))] {
-		if !slices.ContainsFunc(out, func(s *Score) bool { return s.Kind == ScoreCoordinate && s.Coords[0] == c.j }) {
+		if len(out) < MaxScores && !slices.ContainsFunc(out, func(s *Score) bool { return s.Kind == ScoreCoordinate && s.Coords[0] == c.j }) {
 			s := &Score{Kind: ScoreCoordinate, Dim: fitX.Dim, Coords: []int{c.j}}
 			s.Separation = separation(s, holdX, holdY)
 			out = append(out, s)
 		}
 	}
-	return out[:min(len(out), MaxScores)]
+	return out
 }
 
 // candidates are the scores LearnScores chooses among, in its order.
@@ -300,9 +309,9 @@ func candidates(fitX, fitY *Vectors, coords []coordinate) []*Score {
 	}
 	// With one telling coordinate the diagonal quadratic is left out: it
 	// would lean on that coordinate, whose own cells, ordered by ratio,
-	// already hold its level sets, and it would take the place of a tail
-	// coordinate among the MaxScores kept (a rare value of another
-	// coordinate, beside the one that shifts). With two or more it reads
+	// already hold its level sets, and it would take the place of the
+	// second tail coordinate among the MaxScores kept (a rare value of
+	// another coordinate, beside the one that shifts). With two or more it reads
 	// the telling ones (at most MaxNaiveBayes) and at least the
 	// MaxQuadratic most telling, as the quadratic discriminant does: a
 	// leak spread thinly over several coordinates leaves some of them

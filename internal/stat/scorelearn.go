@@ -1,8 +1,11 @@
 package stat
 
 import (
+	"maps"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/mathext"
 
 	"github.com/dptest/dptest/internal/numeric"
 )
@@ -70,7 +73,7 @@ func screenCoordinates(fx, fy *Vectors) []coordinate {
 		c.meanY, c.varY = meanVar(ys)
 		pooled := append(append([]float64(nil), xs...), ys...)
 		c.cells = partitionOfCount(pooled, ScoreCells) // sorts pooled
-		c.tail = tailImbalance(pooled, xs, ys)
+		c.tail = tailEvidence(pooled, xs, ys)
 		c.cx, c.cy = countCells(c.cells, xs), countCells(c.cells, ys)
 		se2 := c.varX/float64(len(xs)) + c.varY/float64(len(ys))
 		z2 := 0.0
@@ -156,41 +159,62 @@ func valueCells(sorted []float64) *Partition {
 	return p
 }
 
-// tailImbalance measures how unevenly X and Y share the TailDepth largest
-// and the TailDepth smallest of their pooled values: the larger at the two
-// ends of |k − E k|/sd k, k the values from X among them (binomial with
-// the share of X's draws under no difference). Ties at the cut-off count
-// wholly, as the cells do. Values repeated at the extremes on one side
-// only (an output one dataset produces rarely) show here though they
-// barely move the bulk. pooled is xs and ys together, sorted.
-func tailImbalance(pooled, xs, ys []float64) float64 {
+// tailEvidence measures how far from one law the two sides' shares of
+// their extreme values are: under one law for both, the k most extreme
+// pooled values hold a number K of X's values that is binomial(k, f), f
+// the share of X's draws. Scanning k up to TailDepth from each end (at
+// the ends of groups of tied values, which count wholly, as the cells
+// do), it returns the largest of −ln P(K ≥ k_X) and −ln P(k − K ≥ k_Y)
+// over k and both ends: a run of m values from one side alone at an end
+// scores m·ln 2 at equal sides. Values repeated at the extremes on one
+// side only (an output one dataset produces rarely and the other never,
+// ±10 beside noise of scale 1 once in 1,000 draws: about 12 of each in
+// 12,500 draws a side) score about 8; a shift of a fifth of a standard
+// deviation, which tilts the extremes 2:1, scores about 2 to 5. pooled
+// is xs and ys together, sorted.
+func tailEvidence(pooled, xs, ys []float64) float64 {
 	n := len(pooled)
 	if n < 4*TailDepth {
 		return 0
 	}
 	share := float64(len(xs)) / float64(n)
-	imbalance := func(lo, hi float64) float64 {
-		var kx, k int
-		for _, v := range xs {
-			if v >= lo && v <= hi {
-				kx++
+	end := func(cut float64, beyond func(v float64) bool, outward bool) float64 {
+		counts := map[float64][2]int{}
+		for i, side := range [][]float64{xs, ys} {
+			for _, v := range side {
+				if v == cut || beyond(v) {
+					c := counts[v]
+					c[i]++
+					counts[v] = c
+				}
 			}
 		}
-		for _, v := range ys {
-			if v >= lo && v <= hi {
-				k++
-			}
+		values := slices.Sorted(maps.Keys(counts))
+		if outward {
+			slices.Reverse(values)
 		}
-		k += kx
-		sd := math.Sqrt(float64(k) * share * (1 - share))
-		if sd == 0 {
-			return 0
+		best, kx, ky := 0.0, 0, 0
+		for _, v := range values {
+			kx, ky = kx+counts[v][0], ky+counts[v][1]
+			best = max(best, binomialSurprise(kx+ky, kx, share), binomialSurprise(kx+ky, ky, 1-share))
 		}
-		return math.Abs(float64(kx)-float64(k)*share) / sd
+		return best
 	}
-	low := imbalance(math.Inf(-1), pooled[TailDepth-1])
-	high := imbalance(pooled[n-TailDepth], math.Inf(1))
+	low := end(pooled[TailDepth-1], func(v float64) bool { return v < pooled[TailDepth-1] }, false)
+	high := end(pooled[n-TailDepth], func(v float64) bool { return v > pooled[n-TailDepth] }, true)
 	return max(low, high)
+}
+
+// binomialSurprise is −ln P(Bin(k, p) ≥ x), 0 for x = 0.
+func binomialSurprise(k, x int, p float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	tail := mathext.RegIncBeta(float64(x), float64(k-x+1), p)
+	if !(tail > 0) {
+		return math.Inf(1)
+	}
+	return -math.Log(tail)
 }
 
 // meanVar returns the mean and the (unbiased) variance of v, summed in

@@ -16,7 +16,10 @@
 //     sampled-Gaussian RDP, and ten Poisson-subsampled Gaussian steps
 //     (mechanisms.SubsampledGaussianSteps) claimed at the central limit
 //     theorem's μ, beside the same steps at their exact RDP (correct) and
-//     at RDP/1.5.
+//     at RDP/1.5;
+//   - two Laplace coordinates shifted by the record (ε = ½) alone, and
+//     beside a third whose rare value one dataset alone produces (ε = ∞),
+//     claimed at ε = 1.
 //
 // Columns: audits, violations (95% Clopper–Pearson interval),
 // inconclusive, passes, the median LowerBound/truth, Estimate/truth and
@@ -34,6 +37,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"runtime"
@@ -158,6 +162,7 @@ func bugs() []claim {
 	cs = append(cs, claim{"subsampled Gaussian 10 steps q=0.05 σ=1 GDP at its CLT μ", func(s uint64, o ...dptest.Option) (dptest.Report, error) {
 		return dptest.AuditGDP(sm, steps.CLTMu(), withSeed(s, o)...)
 	}, steps.CLTMu(), math.NaN(), true})
+	cs = append(cs, rareBesideShifted()...)
 	// The auditor's canary: one example whose gradient the canary's
 	// opposes and outweighs (Y = {−½·1}, X = Y ∪ {1}), screened first.
 	step := mechanisms.DPSGDStep{Q: 0.5, Sigma: 1, C: 1, ClipAfterSum: true}
@@ -167,6 +172,33 @@ func bugs() []claim {
 		return dptest.AuditRDP(m, 2, step.RDP(2), withSeed(s, o)...)
 	}, step.RDP(2), math.NaN(), true})
 	return cs
+}
+
+// rareBesideShifted are two Laplace(4) coordinates shifted by the record
+// x ∈ {0, 1} (ε = ½ together, on the pair x = 0 against x = 1) and a
+// third, N(0, 1), that one draw in 1,000 replaces by 10 − 20x (plus
+// N(0, 0.01²)): an output of one dataset alone (ε = ∞) far in one
+// coordinate's tail that barely moves the bulk, beside two coordinates
+// that differ clearly (so that the learned candidates are many). Without
+// the rare value the release is correct at ε = ½.
+func rareBesideShifted() []claim {
+	release := func(rare bool) dptest.Mechanism[[]float64] {
+		return dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
+			lap := func() float64 { return 4 * (r.ExpFloat64() - r.ExpFloat64()) }
+			v := []float64{x[0] + lap(), x[0] + lap(), r.NormFloat64()}
+			if rare && r.IntN(1000) == 0 {
+				v[2] = 10 - 20*x[0] + 0.01*r.NormFloat64()
+			}
+			return v
+		}).WithPairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{1}})
+	}
+	correct, rare := release(false), release(true)
+	cs := pair("two shifted Laplace coordinates d=3 DP", 0.5, func(c float64, s uint64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditDP(correct, c, withSeed(s, o)...)
+	})
+	return append(cs, claim{"a rare value beside two shifted Laplace coordinates d=3 DP", func(s uint64, o ...dptest.Option) (dptest.Report, error) {
+		return dptest.AuditDP(rare, 1, withSeed(s, o)...)
+	}, 1, math.Inf(1), true})
 }
 
 // line returns the example t·(1, …, 1).
