@@ -441,9 +441,18 @@ func (r Report) searchedText() string {
 // look, the screening is the quick one, an eighth the size. Rarer ones
 // pass unseen, whatever the resolution of the local loss says. (The early
 // and quick looks hold no claim while such outputs, isolated in their own
-// group, are too frequent for that: see the cross-check's hold.) Through
-// a learned vector score, whose steps are not cut into cells of their
-// own, nothing is said.
+// group, are too frequent for that: see the cross-check's hold.) Only
+// outputs that get a cell of their own are meant: a value repeated
+// exactly (an atom), or outputs beyond a gap ten times the spread of
+// those inside it (stat.FarGap). Outputs of one dataset alone spread
+// over values near the others' are caught only where a run of them among
+// the screening's extremes gets a cell of the local audit's own
+// (stat.Table.RunsApart), and not at this rate: 10 + N(0, 0.01²) once in
+// 10,000 draws of one dataset beside N(0, 1) held ε = 1 in 3 default
+// audits of 3 (the early look held it), and inside Laplace noise of
+// scale 4 so did once in 3,333.
+// Through a learned vector score, whose steps are not cut into cells of
+// their own, nothing is said.
 func (r Report) aloneText() string {
 	if r.Kind != plan.KindDP || r.Settings.Samples <= 0 {
 		return ""
@@ -464,7 +473,7 @@ func (r Report) aloneText() string {
 		}
 		least = max(least, isolatedLeast(screening/2, each))
 		if least > 0 && least < 1 {
-			return fmt.Sprintf(", and so would outputs that one dataset alone produces once in %s draws or more often", thousands(int(1/least)))
+			return fmt.Sprintf(", and so would a value (repeated exactly) or outputs far beyond the rest that one dataset alone produces once in %s draws or more often", thousands(int(1/least)))
 		}
 	}
 	return ""

@@ -580,8 +580,10 @@ func sumZones(c []int64, zones int) []int64 {
 // by one and in ranges of adjacent values (stat.Table.Values); each
 // direction keeps the screening of higher rank, so a loss spread over many
 // values (the flat tail of a wide discrete Laplace) is found in ranges,
-// where each value's own estimate is too noisy to locate it. The event of
-// real outputs is chosen for a confirmation of confirm draws per side at
+// where each value's own estimate is too noisy to locate it; so are a
+// vector's alternative scores, and each table's RunsApart (runs of one
+// side's outputs alone among its extremes, in cells of their own). The
+// event of real outputs is chosen for a confirmation of confirm draws per side at
 // level alpha (local.Params): the planned one, also when an early or quick
 // look confirms on fewer draws (which only costs that look some power).
 func DP[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha float64) Criterion[D, local.Estimate] {
@@ -617,8 +619,13 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 		if t.Values != nil {
 			samples = append(samples, t.Values)
 		}
-		for _, a := range t.Alternatives {
-			samples = append(samples, a)
+		for _, a := range append([]*stat.Table{t}, t.Alternatives...) {
+			if a != t {
+				samples = append(samples, a)
+			}
+			if a.RunsApart != nil {
+				samples = append(samples, a.RunsApart)
+			}
 		}
 		sparse = sparseCount(t)
 	}

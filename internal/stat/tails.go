@@ -121,6 +121,10 @@ func extremes(v []float64, keep int, high bool) []float64 {
 // among them repeated TailAtomRepeats times gets a cell of its own, the
 // values beyond a gap (farCount) a cell apart from the rest (their atoms
 // apart again), and what is not known is one cell, counted by difference.
+// Where the known values of an open cell (not beyond a gap) hold a run of
+// OneSidedRun or more of one side alone, the table's RunsApart counts the
+// same draws with each such run in a cell of its own besides (its atoms
+// cut apart again).
 // All counts stay exact.
 func RefineTails(x, y *PartitionCounts) *Table {
 	p := x.Part
@@ -130,19 +134,41 @@ func RefineTails(x, y *PartitionCounts) *Table {
 	x.low, y.low = extremes(x.low, x.keep, false), extremes(y.low, y.keep, false)
 	x.high, y.high = extremes(x.high, x.keep, true), extremes(y.high, y.keep, true)
 	last := p.Cells() - 1
-	lowLimit := math.Inf(1) // the low values known on both sides: v < lowLimit
-	highLimit := math.Inf(-1)
+	k := knownTails{low: math.Inf(1), high: math.Inf(-1)} // known: v < low, v > high
 	for _, c := range []*PartitionCounts{x, y} {
 		if int64(len(c.low)) < c.In[0] {
-			lowLimit = min(lowLimit, c.low[len(c.low)-1])
+			k.low = min(k.low, c.low[len(c.low)-1])
 		}
 		if int64(len(c.high)) < c.In[last] {
-			highLimit = max(highLimit, c.high[0])
+			k.high = max(k.high, c.high[0])
 		}
 	}
-	lows := knownTail(x.low, y.low, func(v float64) bool { return v < lowLimit })
-	highs := knownTail(x.high, y.high, func(v float64) bool { return v > highLimit })
-	r := &Partition{Score: p.Score, far: p.far}
+	atoms := innerAtoms(x, y)
+	table := func(r *Partition) *Table {
+		return TabulateCells(refinedCounts(x, r, len(atoms) > 0), refinedCounts(y, r, len(atoms) > 0))
+	}
+	r, runs := refinedPartition(x, y, k, atoms, false)
+	t := table(r)
+	if runs {
+		r, _ = refinedPartition(x, y, k, atoms, true)
+		t.RunsApart = table(r)
+	}
+	return t
+}
+
+// knownTails are the limits of the values both sides kept in full in the
+// open cells: below low, above high.
+type knownTails struct{ low, high float64 }
+
+// refinedPartition is RefineTails' partition of x's and y's kept values:
+// with runsApart, each run of OneSidedRun values of one side alone among
+// the known values of an open cell (not beyond a gap) is a cell of its
+// own. It also reports whether there is such a run.
+func refinedPartition(x, y *PartitionCounts, k knownTails, atoms []float64, runsApart bool) (r *Partition, runs bool) {
+	p := x.Part
+	lows := knownTail(x.low, y.low, func(v float64) bool { return v < k.low })
+	highs := knownTail(x.high, y.high, func(v float64) bool { return v > k.high })
+	r = &Partition{Score: p.Score, far: p.far}
 	// Below: the far values (beyond a gap; all of them if the pilot found
 	// one), then the rest, then what was not kept (a cell of its own only
 	// if anything known was cut).
@@ -157,33 +183,153 @@ func RefineTails(x, y *PartitionCounts) *Table {
 		r.add(end, false)
 		r.far.below, r.far.hasBelow = end, true
 	}
-	cutSorted(lows[far:], 1, repeats, r.add)
-	if len(r.bounds) > 0 && !math.IsInf(lowLimit, 1) {
-		r.add(lowLimit, false) // the rest of the open cell: [lowLimit, b₀)
+	var lowRuns []float64
+	if !p.far.hasBelow { // the pilot's far values are cut as it cut them
+		near := func(v float64) bool { return v < k.low && (far == 0 || v >= lows[far]) }
+		lowRuns = oneSidedRuns(knownTail(x.low, nil, near), knownTail(y.low, nil, near))
 	}
-	atoms := innerAtoms(x, y)
+	cutApart(lows[far:], repeats, lowRuns, runsApart, r.add)
+	if len(r.bounds) > 0 && !math.IsInf(k.low, 1) {
+		r.add(k.low, false) // the rest of the open cell: [k.low, b₀)
+	}
 	addInner(r, p, atoms)
 	// Above: what was not kept, the rest, the far values.
-	near := len(highs)
+	nearHigh := len(highs)
 	if !r.far.hasAbove {
-		near -= farCount(highs, false)
+		nearHigh -= farCount(highs, false)
 	}
 	repeats = tailAtoms(highs, !p.OutputValues())
 	var upper Partition // the cuts above b_last, then added after the rest
-	cutSorted(highs[:near], 1, repeats, upper.add)
-	if near < len(highs) {
-		upper.add(highs[near], false)
-		r.far.above, r.far.hasAbove = highs[near], true
+	var highRuns []float64
+	if !p.far.hasAbove {
+		near := func(v float64) bool { return v > k.high && (nearHigh == len(highs) || v < highs[nearHigh]) }
+		highRuns = oneSidedRuns(knownTail(x.high, nil, near), knownTail(y.high, nil, near))
 	}
-	cutSorted(highs[near:], 1, repeats, upper.add)
-	if len(upper.bounds) > 0 && !math.IsInf(highLimit, -1) {
-		r.add(math.Nextafter(highLimit, math.Inf(1)), false) // [b_last, the known)
+	cutApart(highs[:nearHigh], repeats, highRuns, runsApart, upper.add)
+	if nearHigh < len(highs) {
+		upper.add(highs[nearHigh], false)
+		r.far.above, r.far.hasAbove = highs[nearHigh], true
+	}
+	cutSorted(highs[nearHigh:], 1, repeats, upper.add)
+	if len(upper.bounds) > 0 && !math.IsInf(k.high, -1) {
+		r.add(math.Nextafter(k.high, math.Inf(1)), false) // [b_last, the known)
 	}
 	for i, b := range upper.bounds {
 		r.add(b, upper.atom[i])
 	}
 	r.atom = append(r.atom, false)
-	return TabulateCells(refinedCounts(x, r, len(atoms) > 0), refinedCounts(y, r, len(atoms) > 0))
+	return r, len(lowRuns)+len(highRuns) > 0
+}
+
+// OneSidedRun is how many consecutive values of one side alone, among
+// the known values of an open cell (in their pooled order), get a cell of
+// their own in a table's RunsApart. Under one law for both sides the
+// pooled values' sides are fair coins at equal sizes, and a run of 20 or
+// more starts at a given value with probability 2⁻²⁰: even among the
+// 2·TailKeep values kept at most at one end, the chance of one is under
+// 1% (at the default sizes an open cell holds about 500). A run this
+// long marks a ratio of the two sides' densities far from 1 there: of a
+// correct mechanism whose loss is large (Laplace noise at ε = 2 or 3
+// shows some in every screening, without moving its audit), or of
+// outputs one dataset makes and the other does not (10 plus N(0, 0.01²)
+// once in 1,000 draws beside N(0, 1): 500 of them in 500,000 draws,
+// short of a far gap), whose loss, unbounded, a cell shared with the
+// noise's tail hides.
+const OneSidedRun = 20
+
+// oneSidedRuns returns the boundaries that set apart each maximal run of
+// at least OneSidedRun values of one side alone among the sorted values
+// xs of X and ys of Y (a value both sides hold ends a run): its first
+// value and the float after its last, in increasing order, but for a run
+// at either end of the values, which its cell keeps to that end (no cell
+// of nothing seen between the run and the end of the open cell).
+func oneSidedRuns(xs, ys []float64) []float64 {
+	var cuts []float64
+	side, count, before := 0, 0, 0
+	var first, last float64
+	flush := func(more bool) {
+		if count >= OneSidedRun {
+			if before > 0 {
+				cuts = append(cuts, first)
+			}
+			if more {
+				cuts = append(cuts, math.Nextafter(last, math.Inf(1)))
+			}
+		}
+		before += count
+		side, count = 0, 0
+	}
+	for i, j := 0, 0; i < len(xs) || j < len(ys); {
+		v := math.Inf(1)
+		if i < len(xs) {
+			v = xs[i]
+		}
+		if j < len(ys) {
+			v = min(v, ys[j])
+		}
+		nx, ny := 0, 0
+		for ; i < len(xs) && xs[i] == v; i++ {
+			nx++
+		}
+		for ; j < len(ys) && ys[j] == v; j++ {
+			ny++
+		}
+		s := 1
+		switch {
+		case nx > 0 && ny > 0:
+			s = 0
+		case ny > 0:
+			s = 2
+		}
+		if s != side {
+			flush(true)
+		}
+		if s == 0 {
+			before += nx + ny
+			continue
+		}
+		if count == 0 {
+			first, side = v, s
+		}
+		count += nx + ny
+		last = v
+	}
+	flush(false)
+	return cuts
+}
+
+// cutApart calls add with the boundaries that cut the sorted kept values
+// of an open cell at their atoms (cutSorted, atoms repeated repeats
+// times) and, with apart, at runs (boundaries from oneSidedRuns), in
+// increasing order; where the two cut at one value, the atom's boundary
+// is kept.
+func cutApart(sorted []float64, repeats int, runs []float64, apart bool, add func(b float64, atomBelow bool)) {
+	if !apart {
+		runs = nil
+	}
+	var atoms Partition
+	cutSorted(sorted, 1, repeats, atoms.add)
+	prev := math.Inf(-1) // the last boundary added
+	run := func(b float64) {
+		// A run's boundary that would close a cell of no kept value
+		// (the end of one run at the start of the next, or of an atom's
+		// cell) is left out.
+		if i, _ := slices.BinarySearch(sorted, prev); i < len(sorted) && sorted[i] < b {
+			add(b, false)
+			prev = b
+		}
+	}
+	k := 0
+	for i, b := range atoms.bounds {
+		for ; k < len(runs) && runs[k] < b; k++ {
+			run(runs[k])
+		}
+		add(b, atoms.atom[i])
+		prev = b
+	}
+	for ; k < len(runs); k++ {
+		run(runs[k])
+	}
 }
 
 // innerAtoms returns, sorted, the values of x's and y's inner cells (not

@@ -153,6 +153,85 @@ func TestRefineTailsLeavesTheNoiseAlone(t *testing.T) {
 	require.False(t, tb.Partition.Far(0) || tb.Partition.Far(p.Cells()-1))
 }
 
+// Spread outputs of one side alone beyond the other's extremes but short
+// of a far gap (10 plus N(0, 0.01²) once in 1,000 draws of x, −10 likewise
+// of y, beside N(0, 1)): the table keeps them in the noise's tail cells,
+// and its RunsApart sets each side's run in a cell of its own: its 100
+// leaked outputs, the few of its noise beyond the other's largest, and
+// none of the other side's; every cell of both tables counts exactly
+// what lies in it.
+func TestRefineTailsSetsARunOfOneSideApart(t *testing.T) {
+	pilot := append(normalSample(40, 12_500, 0, 1), normalSample(41, 12_500, 0, 1)...)
+	p := PartitionOf(pilot)
+	xs, ys := normalSample(42, 100_000, 0, 1), normalSample(43, 100_000, 0, 1)
+	up, down := normalSample(44, 100, 10, 0.01), normalSample(45, 100, -10, 0.01)
+	for i := range up {
+		xs[i*1000], ys[i*1000+1] = up[i], down[i]
+	}
+	tb := RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys))
+	requireExactCounts(t, tb, xs, ys)
+	require.False(t, tb.Partition.Far(tb.Partition.Cell(10)), "not beyond a far gap")
+	lo, _ := tb.Partition.Bounds(tb.Partition.Cell(up[0]))
+	require.Less(t, lo, 5.0, "the table keeps the leak with the noise's tail")
+	apart := tb.RunsApart
+	require.NotNil(t, apart)
+	requireExactCounts(t, apart, xs, ys)
+	for _, leak := range [][]float64{up, down} {
+		c := apart.Partition.Cell(leak[0])
+		for _, v := range leak {
+			require.Equal(t, c, apart.Partition.Cell(v), "one cell for the run")
+		}
+		var got Cell
+		for _, cell := range apart.Cells {
+			if cell.Value == c {
+				got = cell
+			}
+		}
+		own, other := got.P, got.Q
+		if leak[0] < 0 {
+			own, other = got.Q, got.P
+		}
+		require.Zero(t, other, "the run's cell holds none of the other side")
+		require.InDelta(t, 105, own, 5, "the leak, and its side's noise beyond the other's largest")
+	}
+	// Without the leak no run reaches OneSidedRun: no RunsApart.
+	xs, ys = normalSample(46, 100_000, 0, 1), normalSample(47, 100_000, 0, 1)
+	require.Nil(t, RefineTails(tailCounts(p, TailKeep, 8192, xs), tailCounts(p, TailKeep, 8192, ys)).RunsApart)
+}
+
+// oneSidedRuns cuts around each run of OneSidedRun values or more of one
+// side, a value both sides hold ending a run, and leaves a run at either
+// end open towards that end.
+func TestOneSidedRuns(t *testing.T) {
+	seq := func(from, n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(from + i)
+		}
+		return v
+	}
+	// x: 0–19 (a run at the low end), y: 20–24, x: 25–49 (a run inside),
+	// both: 50, y: 51–69 (19: too short).
+	xs := slices.Concat(seq(0, 20), seq(25, 25), []float64{50})
+	ys := slices.Concat(seq(20, 5), []float64{50}, seq(51, 19))
+	require.Equal(t, []float64{math.Nextafter(19, 20), 25, math.Nextafter(49, 50)}, oneSidedRuns(xs, ys))
+	// A run to the high end is open above.
+	require.Equal(t, []float64{5}, oneSidedRuns(seq(5, 30), seq(0, 5)))
+	require.Empty(t, oneSidedRuns(seq(0, 19), nil))
+	// Two runs side by side: cutApart keeps the cut between them once (no
+	// cell of nothing between the end of one and the start of the other),
+	// and without apart cuts at the atoms alone.
+	xs, ys = seq(0, 20), seq(20, 20)
+	runs := oneSidedRuns(xs, ys)
+	require.Equal(t, []float64{math.Nextafter(19, 20), 20}, runs)
+	var p Partition
+	cutApart(slices.Concat(xs, ys), TailAtomRepeats, runs, true, p.add)
+	require.Equal(t, []float64{math.Nextafter(19, 20)}, p.bounds)
+	var q Partition
+	cutApart(slices.Concat(xs, ys), TailAtomRepeats, runs, false, q.add)
+	require.Empty(t, q.bounds)
+}
+
 // The pilot's own far values (beyond a gap ten times the span from the
 // median) get cells apart, marked Far; a lattice (a discrete output) and
 // noise with a density have none, however far their extremes reach.

@@ -199,7 +199,9 @@ func dpShapes() []shape {
 // whose first records are 1 and 0): far beyond their noise, with
 // probability x₀/2000 (an atom at ±10⁶, at 40, beyond the tail but not
 // past a gap ten times its span, at an offset of 10¹¹ (+10⁴), and spread,
-// 10⁶ plus noise), or inside it, 0.5 with probability (1 − x₀)/1000 (an
+// 10⁶ plus noise, or 40 plus N(0, 0.01²), which no gap or repeat
+// isolates and the pure-DP audit's runs of one side (stat.Table.RunsApart)
+// do), or inside it, 0.5 with probability (1 − x₀)/1000 (an
 // atom too light for a cell of the pilot's 16 outputs). Pure-DP claims at
 // ε = 2 can show them; an RDP claim at λ = 2 cannot at a million draws
 // (the far atom needs Q(E) < 10⁻⁷), and must end inconclusive, never pass.
@@ -229,6 +231,7 @@ func aloneShapes() []shape {
 		{"sum+Lap(1), 1e6 w.p. x0/2000", leaky(0, func(*rand.Rand) float64 { return 1e6 })},
 		{"sum+Lap(1), -1e6 w.p. x0/2000", leaky(0, func(*rand.Rand) float64 { return -1e6 })},
 		{"sum+Lap(1), 40 w.p. x0/2000", leaky(0, func(*rand.Rand) float64 { return 40 })},
+		{"sum+Lap(1), 40+N(0,0.01²) w.p. x0/2000", leaky(0, func(r *rand.Rand) float64 { return 40 + 0.01*r.NormFloat64() })},
 		{"1e11+sum+Lap(1), 1e11+1e4 w.p. x0/2000", leaky(1e11, func(*rand.Rand) float64 { return 1e11 + 1e4 })},
 		{"sum+Lap(1), 1e6+Lap(1) w.p. x0/2000", leaky(0, func(r *rand.Rand) float64 { return 1e6 + lap(r) })},
 		{"sum+Lap(1), 0.5 w.p. (1-x0)/1000", inner},
