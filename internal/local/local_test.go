@@ -399,7 +399,7 @@ func TestARunOfOneSideIsScreenedApart(t *testing.T) {
 }
 
 // oneSidedStretches marks each stretch of cells that one side alone
-// reached with at least OneSidedStretchCount outputs (empty cells inside
+// reached with at least stat.OneSidedRun outputs (empty cells inside
 // it belong to it, a seen atom or a cell of both sides ends it), and
 // cutRuns makes each a block of its own however few outputs it holds.
 // flooredSE drops the floored side's term.

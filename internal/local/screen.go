@@ -207,16 +207,11 @@ func cutRuns(part *stat.Partition, counts [][2]int64, atoms bool, least int64) (
 	return runs, sums, alone
 }
 
-// OneSidedStretchCount is how many outputs a stretch of adjacent cells
-// that one side alone reached must hold to be a block of its own
-// (oneSidedStretches): stat.OneSidedRun, the run of one side's values
-// that stat.RefineTails sets apart in an open cell, and for the same
-// reason (a run that long is not the fair coin of one law for both).
-const OneSidedStretchCount = stat.OneSidedRun
-
 // oneSidedStretches finds the stretches of adjacent cells of a
 // partition (counts: each cell's) that one side alone reached, holding
-// at least OneSidedStretchCount outputs, and no seen atom (which stands
+// at least stat.OneSidedRun outputs (the run of one side's values that
+// stat.RefineTails sets apart, for the same reason: that long is not the
+// fair coin of one law for both), and no seen atom (which stands
 // alone): at each stretch's first cell it gives the cell after its last
 // (cells reached by neither side inside a stretch are part of it), and
 // 0 elsewhere. Outputs that one dataset produces rarely and the other
@@ -229,7 +224,7 @@ func oneSidedStretches(part *stat.Partition, counts [][2]int64) []int {
 	start, side := -1, 0
 	var total int64
 	finish := func(last int) {
-		if start >= 0 && total >= OneSidedStretchCount {
+		if start >= 0 && total >= stat.OneSidedRun {
 			end[start] = last + 1
 		}
 		start, side, total = -1, 0, 0
@@ -245,10 +240,11 @@ func oneSidedStretches(part *stat.Partition, counts [][2]int64) []int {
 		case n[0] == 0:
 			s = 2
 		}
-		if s == 0 || s != side || atomSeen(part, c, n) {
+		atom := atomSeen(part, c, n)
+		if s == 0 || s != side || atom {
 			finish(lastSeen)
 		}
-		if s != 0 && !atomSeen(part, c, n) {
+		if s != 0 && !atom {
 			if start < 0 {
 				start, side = c, s
 			}
@@ -306,9 +302,11 @@ func screened(t *stat.Table, blocks [][]int, region [2]float64, np, nq, tau floa
 		}
 		fp, fq := float64(c.P)/np, float64(c.Q)/nq
 		l := math.Log(math.Max(fp, tau)) - math.Log(math.Max(fq, tau))
-		_, _, se := logRatioSE(float64(c.P), np, float64(c.Q), nq)
+		var se float64
 		if floored {
 			se = flooredSE(float64(c.P), np, float64(c.Q), nq, tau)
+		} else {
+			_, _, se = logRatioSE(float64(c.P), np, float64(c.Q), nq)
 		}
 		cells = append(cells, cellLoss{c.Value, l, se, float64(c.P), float64(c.Q)})
 	}

@@ -619,10 +619,11 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 		if t.Values != nil {
 			samples = append(samples, t.Values)
 		}
-		for _, a := range append([]*stat.Table{t}, t.Alternatives...) {
-			if a != t {
-				samples = append(samples, a)
-			}
+		if t.RunsApart != nil {
+			samples = append(samples, t.RunsApart)
+		}
+		for _, a := range t.Alternatives {
+			samples = append(samples, a)
 			if a.RunsApart != nil {
 				samples = append(samples, a.RunsApart)
 			}
