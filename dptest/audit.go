@@ -541,13 +541,16 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	}
 	out, err := search.Run(search.DPClaim(src, p.Local, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
-		rep.Score = scoreOf(e.Event)
-		rep.Location = e.Location
-		if out.BestSecond {
-			rep.Location = e.AltLocation
+		curve := e.Curve
+		rep.Score, rep.Location = scoreOf(e.Event), e.Location
+		if out.BestSecond { // maybe of another table or score (search.DPClaim)
+			rep.Score, rep.Location = scoreOf(e.Alt), e.AltLocation
+			if len(e.AltCurve.T) > 0 {
+				curve = e.AltCurve
+			}
 		}
-		if len(e.Curve.T) > 0 {
-			rep.LossCurve = &LossCurve{T: e.Curve.T, Loss: e.Curve.Loss}
+		if len(curve.T) > 0 {
+			rep.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
 	})
 	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {

@@ -37,7 +37,12 @@ import (
 // where one value or block (an atom) of larger loss promises a bound
 // above the claim at the confirmation's size, it is confirmed too, each
 // event at half the level, and the candidate's bound is the better
-// event's in both rounds.
+// event's in both rounds. So is a value or block that one dataset alone
+// produced 20 times or more in the screening, its bound predicted as if
+// the other had produced it at the upper confidence bound of a count of
+// zero (3.78 draws); this second event may come from another cut of the
+// same draws (cells around runs of one dataset's outputs) or, for a
+// [Vector], another score's.
 //
 // Beside it run two cross-checks: the Rényi audit of RequireRDP at order 2
 // against the bound ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma

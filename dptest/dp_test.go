@@ -84,18 +84,30 @@ func TestDPBrokenMechanismsFail(t *testing.T) {
 // A DP audit whose local run ends inconclusive still runs its
 // cross-checks, which see what it cannot. SVT5 at ε = 0.01 on q = (1, 0),
 // q′ = (0, 1) releases the pattern ⊤⊥ on q alone, about once in 400
-// draws; at these seeds the local run ends inconclusive at 100,000 draws
-// and the hockey-stick cross-check confirms the violation (at 2162824,
-// where the first inconclusive run ended the audit, both ended
-// inconclusive).
+// draws. At 40,000 draws a side the local screening (4,000 draws) sees
+// it about 10 times, under stat.OneSidedRun: at these seeds the local
+// run ends inconclusive (its resolution 0.04 is more than 1.5 times the
+// claim) and the hockey-stick cross-check confirms the violation. At
+// 100,000 draws (25 times in the screening) the local run confirms the
+// pattern itself, as a second event whose bound a zero count's upper
+// bound for q′ predicts above the claim (bounds about 2; until then it
+// too ended inconclusive there and the cross-check found it).
 func TestDPCrossChecksAfterAnInconclusiveLocalRun(t *testing.T) {
 	p := fixtures.Pair[[]float64]{X: []float64{1, 0}, Y: []float64{0, 1}}
 	m := dptest.Discrete(mechanisms.SVT5{Eps: 0.01}.Sample)
 	for _, seed := range []uint64{3, 5} {
-		rep, err := dptest.AuditDP(m, 0.01, dptest.Pairs(p), dptest.Candidates(0), dptest.Samples(100_000), dptest.Seed(seed))
+		rep, err := dptest.AuditDP(m, 0.01, dptest.Pairs(p), dptest.Candidates(0), dptest.Samples(40_000), dptest.Seed(seed))
 		require.NoError(t, err, "seed %d", seed)
 		require.True(t, rep.Violated, "seed %d", seed)
+		require.Greater(t, rep.Resolution, 1.5*0.01, "seed %d: the local run was inconclusive", seed)
+		require.NotEmpty(t, rep.CrossChecks, "seed %d", seed)
 		require.True(t, rep.CrossChecks[0].Violated, "seed %d: the hockey-stick cross-check", seed)
+
+		rep, err = dptest.AuditDP(m, 0.01, dptest.Pairs(p), dptest.Candidates(0), dptest.Samples(100_000), dptest.Seed(seed))
+		require.NoError(t, err, "seed %d", seed)
+		require.True(t, rep.Violated, "seed %d", seed)
+		require.Empty(t, rep.CrossChecks, "seed %d: the local run found it", seed)
+		require.Greater(t, rep.LowerBound, 1.0, "seed %d", seed)
 	}
 }
 

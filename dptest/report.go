@@ -126,9 +126,10 @@ type Report struct {
 	// "μ(M(X)‖M(Y))" or its reverse for GDP.
 	Direction string
 	// Score is, for a [Vector] mechanism, the score its outputs were
-	// reduced to on the witness: its kind and the coordinates that carry
-	// it, the most telling first. Location and LossCurve are then in the
-	// score's units.
+	// reduced to on the witness (for a DP audit whose bound rests on the
+	// second event, that event's): its kind and the coordinates that
+	// carry it, the most telling first. Location and LossCurve are then
+	// in the score's units.
 	Score string
 	// Tester names the DP-Auditorium tester of a run chosen with
 	// [Testers] ("histogram", "classifier", "MMD"); empty for dptest's
@@ -146,7 +147,9 @@ type Report struct {
 	Location any
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
-	// Figures 2–3), from the screening sample.
+	// Figures 2–3), from the screening sample (where the audit rests on
+	// the second event, from the cells that event was chosen on, which
+	// may be cut around runs of one dataset's outputs).
 	LossCurve *LossCurve
 	// TradeOff is, for an (ε, δ)-DP or Gaussian-DP audit, the empirical
 	// trade-off curve of the witness in its direction: the tests at the

@@ -341,6 +341,33 @@ func TestSpreadOutputsOfOneDatasetAloneBeyondTheOthers(t *testing.T) {
 	}
 }
 
+// The same class beside noise of a loss that does not vanish: the sum
+// plus Laplace(1) noise, which x = 1 replaces by 40 + N(0, 0.01²) once in
+// 2,000 draws (ε = ∞; the noise's loss is 1). The screening sees the leak
+// in a run of one side, but the second event left out every block seen
+// on one side only, and the first rested on the noise or on a block that
+// merged the run with it: three default audits at ε = 2 held the claim
+// (bounds 1.69, 1.40, 1.58), and three of ten audits of searched pairs
+// passed. A block one side alone reached at least stat.OneSidedRun
+// times is now a second event where its bound, predicted at a zero
+// count's upper bound for the other side, lies above the claim. Three
+// default audits must all fail it.
+func TestARunOfOneDatasetAloneBesideLaplaceNoise(t *testing.T) {
+	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if x[0] == 1 && r.IntN(2000) == 0 {
+			return 40 + 0.01*r.NormFloat64()
+		}
+		u := r.Float64() - 0.5
+		return x[0] - math.Copysign(math.Log1p(-2*math.Abs(u)), u)
+	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	for seed := uint64(1); seed <= 3; seed++ {
+		rep, err := dptest.AuditDP(m, 2, dptest.Samples(1_000_000), dptest.Candidates(0), dptest.Seed(seed))
+		require.NoError(t, err)
+		require.True(t, rep.Violated, "seed %d: %s", seed, rep)
+		require.Greater(t, rep.LowerBound, 2.5, "seed %d: the bound on the run", seed)
+	}
+}
+
 // A discrete output's value that one dataset alone produces once in 8,000
 // draws (1,000, beside two-sided geometric noise of ratio e): the
 // screening's half that chooses the event sees it about six times and

@@ -49,10 +49,19 @@ type Estimate struct {
 	// beside Event, each at half the level: one value or block of cells
 	// whose bound at the confirmation's size the screening predicts above
 	// the claim and above Event's (see Screen). AltLocation is its
-	// representative output.
+	// representative output. The caller may take Alt from the screening
+	// of another table of the same draws (another partition, or for a
+	// vector another score: stat.Partition.Score); AltLocation is in its
+	// units and AltCurve, when set, is that table's curve.
 	Alt         stat.Grouping
 	AltLocation any
-	Curve       Curve // nil for discrete outputs
+	AltCurve    Curve
+	// AltBound and EventBound are the bounds the screening predicts for
+	// Alt (when it has groups) and Event at the confirmation's size and
+	// half its level; EventBound is +Inf for an event seen on one side
+	// only. Both are zero when the audit tests no claim.
+	AltBound, EventBound float64
+	Curve                Curve // nil for discrete outputs
 	// SparseValues is, when the numbers screened (in ranges or one by one)
 	// were seen too rarely to be told apart one by one, their mean pooled
 	// count per value (set by the caller; see stat.Table.Values).

@@ -422,3 +422,58 @@ func TestOneSidedStretches(t *testing.T) {
 	_, _, se = logRatioSE(300, n, 350, n)
 	require.Equal(t, se, flooredSE(300, n, 350, n, tau))
 }
+
+// A value one side alone reached at least stat.OneSidedRun times is a
+// second event where the confirmation's size can show it above the claim:
+// its bound is predicted as if the side never seen had the upper bound of
+// its zero count, −ln Φ(−HeldOutZ) = 3.78 counts. Beside a bulk of loss 1
+// (the peak, whose event the screening ranks first), a value seen 50
+// times on x alone of 10⁵ draws, at a claim of 2 and a confirmation of
+// 10⁶ draws a side at α = 0.01: counts 500 against 37.8, a bound of
+// ln(500/37.8) − z_{1−α/2}·√(1/500 + 1/37.8 − 2/10⁶) = 2.15. At 19
+// counts, or in the direction it does not favour, no second event; the
+// same with the datasets swapped.
+func TestAValueOfOneSideAloneIsASecondEvent(t *testing.T) {
+	const n = 100_000
+	for _, leak := range []int{50, 19} {
+		p, q := stat.NewFreq[string](), stat.NewFreq[string]()
+		add := func(f *stat.Freq[string], v string, k int) {
+			for range k {
+				f.Add(v)
+			}
+		}
+		add(p, "a", 27183)
+		add(q, "a", 10000)
+		add(p, "leak", leak)
+		add(p, "b", n-27183-leak)
+		add(q, "b", n-10000)
+		par := Params{FloorCount: 10, Confirm: 1_000_000, Alpha: 0.01, Claim: 2}
+		xy, yx, err := Screen(stat.Tabulate(p, q), par)
+		require.NoError(t, err)
+		require.Equal(t, "a", xy.Location, "the bulk's peak ranks first")
+		require.Zero(t, yx.Alt.Groups, "leak %d: the direction it does not favour", leak)
+		if leak < stat.OneSidedRun {
+			require.Zero(t, xy.Alt.Groups, "a count under OneSidedRun")
+			continue
+		}
+		require.Equal(t, 2, xy.Alt.Groups)
+		require.Equal(t, "leak", xy.AltLocation)
+		require.Equal(t, map[any]int{"leak": 0}, xy.Alt.OfValue)
+		alone := -math.Log(0.5 * math.Erfc(HeldOutZ/math.Sqrt2))
+		require.InDelta(t, 3.7832, alone, 1e-4)
+		fp, fq := 500.0/1e6, alone*10/1e6
+		se := math.Sqrt((1-fp)/500 + (1-fq)/(alone*10))
+		want := math.Log(fp/fq) - 2.5758293035489*se
+		require.InDelta(t, want, xy.AltBound, 1e-9)
+		require.InDelta(t, 2.15, xy.AltBound, 0.01)
+		require.Less(t, xy.EventBound, 1.0, "the bulk's event predicts under the claim")
+
+		// Mirrored: the leak on x′ alone is the other direction's.
+		xy, yx, err = Screen(stat.Tabulate(q, p), par)
+		require.NoError(t, err)
+		require.Zero(t, xy.Alt.Groups)
+		require.Equal(t, "leak", yx.AltLocation)
+		require.Equal(t, map[any]int{"leak": 0}, yx.Alt.OfValue)
+		require.InDelta(t, want, yx.AltBound, 1e-9)
+	}
+}

@@ -83,7 +83,8 @@ var ErrNoFloor = errors.New("local: the screening needs a floor τ or a floor co
 // peak, the set of values or blocks within EventSlack of the peak loss.
 // Beside it, a second event of one value or block (Estimate.Alt) where
 // the confirmation's size predicts a bound there above the claim and
-// above the event's (narrowEvent).
+// above the event's (narrowEvent; for one that one side alone reached,
+// predicted at the upper bound of the other side's zero count).
 func Screen(s stat.Sample, par Params) (xy, yx Estimate, err error) {
 	if !(par.Tau > 0 || par.FloorCount > 0) {
 		return xy, yx, ErrNoFloor
@@ -351,7 +352,7 @@ func peak(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign f
 	if halves != nil {
 		if event, around, ok := intervalEvent(halves, blocks, sign, par); ok {
 			e := Estimate{Loss: top, StdErr: cells[best].se, Event: event, Location: point(t.Partition, around)}
-			e.Alt, e.AltLocation = narrowEvent(halves, t, blocks, cells, sign, par, event)
+			narrowEvent(halves, t, blocks, cells, sign, par, &e)
 			return e
 		}
 	}
@@ -371,32 +372,39 @@ func peak(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign f
 	if t.Partition != nil {
 		e.Location = point(t.Partition, blocks[cells[best].v.(int)])
 	}
-	e.Alt, e.AltLocation = narrowEvent(halves, t, blocks, cells, sign, par, e.Event)
+	narrowEvent(halves, t, blocks, cells, sign, par, &e)
 	return e
 }
 
-// narrowEvent is the second event of one direction (sign) that the
-// confirmation bounds beside the first, ev, each at half its level, when
-// the audit tests a claim (par.Claim): the one value, or block of cells
-// of real outputs, whose bound a confirmation of par.Confirm draws per
-// side at level par.Alpha/2 the screening predicts,
+// narrowEvent sets e's second event Alt, of one direction (sign), that
+// the confirmation bounds beside the first, e.Event, each at half its
+// level, when the audit tests a claim (par.Claim): the one value, or
+// block of cells of real outputs, whose bound a confirmation of
+// par.Confirm draws per side at level par.Alpha/2 the screening predicts,
 //
 //	sign·ℓ̂(t) − z_{1−α/2}·se_conf(t),
 //
-// to lie above both the claim and the same prediction for ev (else none:
-// Groups 0). The peak t̂ and the event around it are chosen for their
-// precision at the screening's size (PeakPenalty standard errors of the
-// screening), which favours outputs the screening sees often; a rarer
+// to lie above both the claim and the same prediction for e.Event (else
+// none: Groups 0). The peak t̂ and the event around it are chosen for
+// their precision at the screening's size (PeakPenalty standard errors of
+// the screening), which favours outputs the screening sees often; a rarer
 // output of larger loss that the confirmation's size can show above the
 // claim is so confirmed too (ten rounds of randomized response at
 // ε₀ = 0.1, released as the count of ones: loss 1 at 10 and 0, 0.8 at 9
-// and 1, where ε = 0.8 passed in 9 of 23 audits). Outputs predicted
-// under the claim are left out: at a claim with room their noisy losses
-// would halve every event's level, and their wide errors would keep an
-// early look from holding. It also returns its representative output.
-func narrowEvent(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign float64, par Params, ev stat.Grouping) (stat.Grouping, any) {
+// and 1, where ε = 0.8 passed in 9 of 23 audits). A value or block that
+// one side alone reached at least stat.OneSidedRun times is predicted as
+// if the other side's count were its zero count's upper bound at
+// HeldOutZ (aloneUpperCount): the screening cannot tell a loss that is
+// unbounded there from one just above what a zero count allows, so it
+// predicts the lesser. Outputs predicted under the claim are left out: at
+// a claim with room their noisy losses would halve every event's level,
+// and their wide errors would keep an early look from holding. It also
+// sets the representative output AltLocation and the predictions
+// AltBound and EventBound (+Inf for an event seen on one side only, which
+// no prediction beats).
+func narrowEvent(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss, sign float64, par Params, e *Estimate) {
 	if !(par.Claim > 0) || math.IsInf(par.Claim, 1) {
-		return stat.Grouping{}, nil
+		return
 	}
 	z, confirm := 2.0, float64(t.NP)/2
 	if par.Confirm > 0 {
@@ -410,26 +418,45 @@ func narrowEvent(halves *split, t *stat.Table, blocks [][]int, cells []cellLoss,
 		_, _, se := logRatioSE(fp*confirm, confirm, fq*confirm, confirm)
 		return sign*(math.Log(fp)-math.Log(fq)) - z*se
 	}
-	p, q := eventCounts(halves, t, blocks, ev)
+	p, q := eventCounts(halves, t, blocks, e.Event)
 	if p == 0 || q == 0 {
-		return stat.Grouping{}, nil // an event seen on one side: no prediction beats it
+		e.EventBound = math.Inf(1)
+		return
 	}
-	best, bestBound := -1, math.Max(par.Claim, predict(p, q))
+	e.EventBound = predict(p, q)
+	best, bestBound := -1, math.Max(par.Claim, e.EventBound)
 	for i, c := range cells {
-		if c.p > 0 && c.q > 0 && !(c.p == p && c.q == q) {
-			if b := predict(c.p, c.q); b > bestBound {
+		cp, cq := c.p, c.q
+		if cp == p && cq == q {
+			continue
+		}
+		if sign > 0 && cq == 0 && cp >= stat.OneSidedRun {
+			cq = aloneUpperCount()
+		} else if sign < 0 && cp == 0 && cq >= stat.OneSidedRun {
+			cp = aloneUpperCount()
+		}
+		if cp > 0 && cq > 0 {
+			if b := predict(cp, cq); b > bestBound {
 				best, bestBound = i, b
 			}
 		}
 	}
 	if best < 0 {
-		return stat.Grouping{}, nil
+		return
 	}
 	v := cells[best].v
+	e.Alt, e.AltLocation, e.AltBound = event(t, blocks, []any{v}), v, bestBound
 	if t.Partition != nil {
-		return event(t, blocks, []any{v}), point(t.Partition, blocks[v.(int)])
+		e.AltLocation = point(t.Partition, blocks[v.(int)])
 	}
-	return event(t, blocks, []any{v}), v
+}
+
+// aloneUpperCount is the upper confidence bound, at HeldOutZ standard
+// normal quantiles (level Φ(−HeldOutZ) = 0.023), of the expected count of
+// a side that a value or block was never seen on: the Poisson mean μ with
+// P(N = 0) = e^{−μ} = Φ(−HeldOutZ), μ = −ln Φ(−HeldOutZ) = 3.78.
+func aloneUpperCount() float64 {
+	return -math.Log(numeric.NormalCDF(-HeldOutZ))
 }
 
 // eventCounts are the screening's counts of both sides in event ev (group

@@ -592,7 +592,8 @@ func DP[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha 
 
 // DPClaim is DP for an audit of the claim ε = claim: beside each
 // direction's event it confirms a second where the screening predicts a
-// bound above the claim there (local.Params.Claim).
+// bound above the claim there (local.Params.Claim), the one predicted
+// highest among all the tables it screens (bestSecond).
 func DPClaim[D any](src sampler.Source[D], rules plan.LocalRules, confirm int, alpha, claim float64) Criterion[D, local.Estimate] {
 	return dpCriterion[D]{src, local.Params{Region: rules.Region, Tau: rules.Floor, FloorCount: rules.FloorCount, Confirm: confirm, Alpha: alpha, Claim: claim}}
 }
@@ -635,23 +636,48 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr, Unresolved: sparseReason(sparse)}, e}
 	}
 	var firstErr error
-	found := false
+	var xys, yxs []local.Estimate
 	for _, s := range samples {
 		a, b, err := local.Screen(s, c.par)
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
-		if a, b := rank(a), rank(b); !found {
-			xy, yx, found = a, b, true
+		if ra, rb := rank(a), rank(b); xys == nil {
+			xy, yx = ra, rb
 		} else {
-			xy, yx = higher(xy, a), higher(yx, b)
+			xy, yx = higher(xy, ra), higher(yx, rb)
 		}
+		xys, yxs = append(xys, a), append(yxs, b)
 	}
-	if !found {
+	if xys == nil {
 		return xy, yx, firstErr
 	}
+	bestSecond(&xy.Finding, xys)
+	bestSecond(&yx.Finding, yxs)
 	return xy, yx, nil
+}
+
+// bestSecond gives w, the screening of one direction that ranks highest,
+// the second event (local.Estimate.Alt) of the highest predicted bound
+// among the screenings es of all the tables of its draws, where that lies
+// above w's own second event's and w's event's, with its table's curve
+// (AltCurve). The tables count the same draws cut differently or reduced
+// by different scores: a run of outputs one dataset alone reached may be
+// a block of its own in stat.Table.RunsApart, or a vector's rare value an
+// extreme of one score and not of another, while the table whose peak
+// ranks highest merges it with the noise beside it. (Two coordinates,
+// one shifted by 0.2 and one replaced by 10 once in 1,000 draws for one
+// dataset alone, claimed at ε = 1 with 200,000 draws a side: the local
+// run confirmed a bound above 1 in 22 of 41 audits with this, 11
+// without.) w's AltBound is 0 when it has no second event, under any
+// claim.
+func bestSecond(w *local.Estimate, es []local.Estimate) {
+	for _, e := range es {
+		if e.Alt.Groups > 0 && e.AltBound > max(w.EventBound, w.AltBound) {
+			w.Alt, w.AltLocation, w.AltBound, w.AltCurve = e.Alt, e.AltLocation, e.AltBound, e.Curve
+		}
+	}
 }
 
 // higher returns the screening of higher rank, a on a tie.
