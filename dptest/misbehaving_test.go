@@ -68,9 +68,17 @@ func TestMechanismsThatIgnoreTheirGenerator(t *testing.T) {
 	require.False(t, rep.NotReplayable)
 
 	// An inconclusive audit's text says it too: its reproduce line
-	// replays nothing. (δ = 10⁻⁹ is beyond any resolution of these draws.)
+	// replays nothing. δ = 10⁻⁹ is beyond any resolution of these draws,
+	// and the claim holds: σ = 50 gives δ(0.5) ≈ Φ(−25) (σ = 5, whose
+	// δ(0.5) is about 5·10⁻⁴, was violated in about one run of eight, and
+	// its own source makes each run's draws differ).
+	quiet := dptest.Continuous(func(_ *rand.Rand, x []float64) float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return mechanisms.Gaussian{Sigma: 50}.Sample(own, x)
+	})
 	var said []string
-	dptest.CheckApproxDP(recordingT(func(s string) { said = append(said, s) }), secure, 0.5, 1e-9, fast...)
+	dptest.CheckApproxDP(recordingT(func(s string) { said = append(said, s) }), quiet, 0.5, 1e-9, fast...)
 	require.Len(t, said, 1)
 	require.Contains(t, said[0], "inconclusive")
 	require.Contains(t, said[0], "this seed cannot replay the verdict")
