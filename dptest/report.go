@@ -456,10 +456,10 @@ func (r Report) searchedText() string {
 // scale 4 so did once in 3,333.
 // Through a learned vector score, whose steps are not cut into cells of
 // their own, nothing is said; through one coordinate of a vector of
-// more, only that coordinate's values are meant (a value of another
-// coordinate that one dataset alone produces once in 1,000 draws passed
-// ε = 1 beside a coordinate shifted by 0.2, in 1 of 41 audits of 200,000
-// draws a side, while the line spoke of every output).
+// more, that coordinate's values are meant: of a vector's coordinates
+// only those that are scores of their own (stat.LearnScores keeps at
+// most stat.MaxScores scores) are screened for their values, and the
+// line names the one the cross-check read.
 func (r Report) aloneText() string {
 	if r.Kind != plan.KindDP || r.Settings.Samples <= 0 {
 		return ""

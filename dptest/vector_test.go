@@ -188,14 +188,14 @@ func rareValueLeak() dptest.Mechanism[[]float64] {
 }
 
 // A pass whose hockey-stick cross-check read one coordinate of a vector
-// states the rate of outputs of one dataset alone it would have caught
-// for that coordinate's values only. The mechanism of
+// names that coordinate in the rate of outputs of one dataset alone it
+// would have caught: of a vector's coordinates only those that are scores
+// of their own are screened for their values. The mechanism of
 // TestVectorRareValueLeak passes ε = 1 at this seed (1 of 41 seeds at
-// 200,000 draws a side: its local run held at the early look of 24,576
-// draws a side, and the cross-check read coordinate v[0]); its line
-// said every output one dataset alone
-// produces once in 1,471 draws would have been caught, though v[1] = 10
-// comes once in 1,000.
+// 200,000 draws a side): the half of the cross-check's screening that
+// chooses its event saw v[1] = 10 twice where 10 are expected
+// (P = 0.003), the cross-check read coordinate v[0], and the local run
+// held at the early look. Its line spoke of every output.
 func TestVectorPassNamesTheCoordinateItsAloneRateCovers(t *testing.T) {
 	m := rareValueLeak()
 	rep, err := dptest.AuditDP(m, 1, opts(dptest.Seed(17))...)
