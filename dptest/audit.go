@@ -541,13 +541,17 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	}
 	out, err := search.Run(search.DPClaim(src, p.Local, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
-		curve := e.Curve
+		curve, event := e.Curve, e.Event
 		rep.Score, rep.Location = scoreOf(e.Event), e.Location
-		if out.BestSecond { // maybe of another table or score (search.DPClaim)
-			rep.Score, rep.Location = scoreOf(e.Alt), e.AltLocation
+		if out.Named.AltEvent { // maybe of another table or score (search.DPClaim)
+			rep.Score, rep.Location, event = scoreOf(e.Alt), e.AltLocation, e.Alt
 			if len(e.AltCurve.T) > 0 {
 				curve = e.AltCurve
 			}
+		}
+		rep.Event, rep.EventCounts = eventText(event), out.Named.Counts
+		if out.Best.Reverse { // the counts are the bounded side's first
+			rep.EventCounts[0], rep.EventCounts[1] = rep.EventCounts[1], rep.EventCounts[0]
 		}
 		if len(curve.T) > 0 {
 			rep.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}

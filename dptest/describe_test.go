@@ -2,12 +2,14 @@ package dptest
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	req "github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/search"
+	"github.com/dptest/dptest/internal/stat"
 )
 
 func TestDescribePairs(t *testing.T) {
@@ -53,4 +55,52 @@ func TestValuePrintsWhereAnOutputIs(t *testing.T) {
 	req.Equal(t, "1e+20", value(1e20))
 	req.Equal(t, "17", value(int64(17)))
 	req.Equal(t, "yes", value("yes"))
+}
+
+// An event's description merges adjacent cells into intervals, names an
+// atom's cell by its value, summarises more than maxListed intervals or
+// values, orders numbers by value and says when values the screening
+// never saw are in the event.
+func TestEventText(t *testing.T) {
+	p := stat.EqualWidth(0, 10, 10) // (−∞, 1), [1, 2), …, [9, +∞)
+	in := func(cells ...int) stat.Grouping {
+		g := stat.Grouping{Groups: 2, Partition: p, OfCell: make([]int, p.Cells())}
+		for c := range g.OfCell {
+			g.OfCell[c] = 1
+		}
+		for _, c := range cells {
+			g.OfCell[c] = 0
+		}
+		return g
+	}
+	req.Equal(t, "outputs in [2, 4) ∪ [9, +∞)", eventText(in(2, 3, 9)))
+	req.Equal(t, "outputs in (−∞, 1)", eventText(in(0)))
+	req.Equal(t, "outputs in (−∞, +∞)", eventText(in(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)))
+	req.Equal(t, "outputs in 5 intervals from (−∞, 1) to [9, +∞)", eventText(in(0, 2, 4, 6, 9)))
+	atoms := stat.PartitionOf(append(slices.Repeat([]float64{5}, 40), 1, 2, 3, 4, 6, 7, 8, 9))
+	c := atoms.Cell(5)
+	req.True(t, atoms.Atom(c), "5 is repeated: an atom")
+	g := stat.Grouping{Groups: 2, Partition: atoms, OfCell: make([]int, atoms.Cells())}
+	for k := range g.OfCell {
+		g.OfCell[k] = 1
+	}
+	g.OfCell[c] = 0
+	req.Equal(t, "outputs in {5}", eventText(g))
+	g.OfCell[c+1] = 0
+	_, hi := atoms.Bounds(c + 1)
+	req.Equal(t, "outputs in "+interval{lo: 5, hi: hi}.String(), eventText(g), "an atom merged with the cell above it")
+	req.Equal(t, "[5, +∞)", interval{lo: 5, hi: math.Inf(1)}.String())
+
+	values := func(unlisted int, vs ...any) stat.Grouping {
+		g := stat.Grouping{Groups: 2, OfValue: map[any]int{"other": 1, -50: 1}, Unlisted: unlisted}
+		for _, v := range vs {
+			g.OfValue[v] = 0
+		}
+		return g
+	}
+	req.Equal(t, "the value 1000", eventText(values(1, 1000)))
+	req.Equal(t, "the values -2, 3, 10", eventText(values(1, 10, -2, 3)))
+	req.Equal(t, "6 values: 1, 2, 3, …, 9", eventText(values(1, 9, 3, 1, 2, 5, 4)))
+	req.Equal(t, "the values 2.5, a, b, and every value the screening never saw", eventText(values(0, "b", 2.5, "a")))
+	req.Equal(t, "no value the screening saw, and every value the screening never saw", eventText(values(0)))
 }

@@ -145,6 +145,22 @@ type Report struct {
 	// RequireDP), its output: of a violation, the event of the bound; of
 	// a pass, the event whose resolution the success line states.
 	Location any
+	// Event is, for a DP claim, the outputs of the event its local
+	// criterion confirmed for the witness ("outputs in [11.87, +∞)", "the
+	// values 3, 4, 5"; for a [Vector] mechanism, in the score's units):
+	// of a violation, the event of the bound, of a pass, the one whose
+	// resolution the success line states (see Location). EventCounts are
+	// how many of X's and of Y's Samples draws fell in it, in the
+	// confirmation of the lower bound. Of a violation, LowerBound is the
+	// log-ratio of these counts (the bounded side's over the other's, with
+	// ½ added to both when one is 0) less z_{1−α} standard errors of the
+	// delta method ([AKD22] eq. (26); α is PerConfirmation, halved when
+	// the confirmation bounded two events). Like the other fields, they
+	// are the local audit's where a cross-check found the violation (see
+	// CrossChecks), and the failure text, which shows that cross-check's
+	// evidence, leaves them out.
+	Event       string
+	EventCounts [2]int64
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
 	// Figures 2–3), from the screening sample (where the audit rests on
@@ -393,6 +409,9 @@ func (r Report) String() string {
 			at = "at score:    "
 		}
 		fmt.Fprintf(&b, "    %s %s\n", at, value(e.Location))
+	}
+	if e.Event != "" {
+		fmt.Fprintf(&b, "    event:        %s: %s of X's %s draws, %s of Y's\n", e.Event, thousands(int(e.EventCounts[0])), thousands(e.Samples), thousands(int(e.EventCounts[1])))
 	}
 	if e.Unbounded {
 		fmt.Fprintf(&b, "    unbounded:    the event never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", thousands(e.Samples))

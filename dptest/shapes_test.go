@@ -5,12 +5,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/dptest"
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/mechanisms"
 	"pgregory.net/rapid"
 )
@@ -365,14 +367,68 @@ func requireViolatedAtSeeds1To3(t *testing.T, m dptest.Mechanism[[]float64], eps
 // (seeds 1–6 on this pair, bounds 2.7–3.4, and the robustness grid's 10 on
 // searched pairs) put above 0.83 at 95% confidence.
 func TestARunOfOneDatasetAloneBesideLaplaceNoise(t *testing.T) {
-	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+	m := laplaceWithARunAt40().WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	requireViolatedAtSeeds1To3(t, m, 2, 2.5)
+}
+
+// laplaceWithARunAt40 is the sum plus Laplace(1) noise, which x = 1
+// replaces by 40 + N(0, 0.01²) once in 2,000 draws.
+func laplaceWithARunAt40() dptest.Mechanism[[]float64] {
+	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		if x[0] == 1 && r.IntN(2000) == 0 {
 			return 40 + 0.01*r.NormFloat64()
 		}
 		u := r.Float64() - 0.5
 		return x[0] - math.Copysign(math.Log1p(-2*math.Abs(u)), u)
-	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
-	requireViolatedAtSeeds1To3(t, m, 2, 2.5)
+	})
+}
+
+// A DP violation names the outputs of the event of its bound and their
+// counts on each side, from which the bound follows (eq. (26) of [AKD22]
+// at the confirmation's level, halved where it bounded two events), for
+// either direction: the run at 40 beside Laplace noise, of X (= [1]) and
+// then of Y, whose event lies in the upper tail and holds about 500 of
+// the run's draws; and a discrete mechanism's values. Fixed seeds.
+func TestAViolationNamesItsEventAndCounts(t *testing.T) {
+	one, zero := []float64{1}, []float64{0}
+	for _, pair := range []fixtures.Pair[[]float64]{{X: one, Y: zero}, {X: zero, Y: one}} {
+		rep, err := dptest.AuditDP(laplaceWithARunAt40().WithPairs(pair), 2, dptest.Samples(1_000_000), dptest.Candidates(0), dptest.Seed(2))
+		require.NoError(t, err)
+		require.True(t, rep.Violated, "%s", rep)
+		leaking, other := 0, 1
+		if pair.X[0] == 0 {
+			leaking, other = 1, 0
+		}
+		require.Regexp(t, `^outputs in \[[0-9.]+, \+∞\)$`, rep.Event, "%s", rep)
+		require.InDelta(t, 500, rep.EventCounts[leaking], 100, "%s", rep)
+		requireBoundOfCounts(t, rep, rep.EventCounts[leaking], rep.EventCounts[other])
+		require.Contains(t, rep.String(), "event:        "+rep.Event+": ")
+	}
+	geometric := dptest.Discrete(func(r *rand.Rand, x []float64) int {
+		g := func() int { return int(math.Floor(-math.Log(r.Float64()) / 2)) } // ratio e^{−2}
+		return int(x[0]) + g() - g()
+	}).WithPairs(fixtures.Pair[[]float64]{X: one, Y: zero})
+	rep, err := dptest.AuditDP(geometric, 1, dptest.Seed(1))
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+	require.Regexp(t, `^(the value -?\d+|the values -?\d+(, -?\d+)*|\d+ values: .*)$`, rep.Event, "%s", rep)
+	on, off := rep.EventCounts[0], rep.EventCounts[1]
+	if strings.Contains(rep.Direction, "ln f_Y − ln f_X") {
+		on, off = off, on
+	}
+	requireBoundOfCounts(t, rep, on, off)
+}
+
+// requireBoundOfCounts requires rep's lower bound to be the one its
+// event's counts give, on the bounded side and the other, at the
+// confirmation's level or at half of it (two events confirmed).
+func requireBoundOfCounts(t *testing.T, rep dptest.Report, on, other int64) {
+	t.Helper()
+	n := int64(rep.Samples)
+	one := local.CountBound(on, n, other, n, rep.PerConfirmation).LowerBound
+	two := local.CountBound(on, n, other, n, rep.PerConfirmation/2).LowerBound
+	require.True(t, math.Abs(rep.LowerBound-one) < 1e-9 || math.Abs(rep.LowerBound-two) < 1e-9,
+		"bound %v, from the counts %v or %v: %s", rep.LowerBound, one, two, rep)
 }
 
 // A discrete output's value that one dataset alone produces once in 8,000
@@ -395,6 +451,7 @@ func TestDiscreteValueOfOneDatasetAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.String(), "hockey-stick cross-check")
+	require.NotContains(t, rep.String(), "event:", "the local run's event is not the violation's")
 }
 
 // Outputs on a fine grid whose phase depends on the data (integer noise

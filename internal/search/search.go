@@ -104,6 +104,10 @@ type Score struct {
 	// bounded side's draws in the event confirmed (see
 	// dpCriterion.SupResolution); 0 for other criteria.
 	EventShare float64
+	// Counts are, for a local-DP confirmation, how many of the bounded
+	// side's draws and of the other's (Outcome.Samples each) fell in the
+	// event; zero for other criteria.
+	Counts [2]int64
 	// Rank orders screened candidates, most divergent first: the predicted
 	// confirmation bound of the chosen statistic for the Rényi criterion
 	// (computed on draws that did not choose it), the estimate less
@@ -207,9 +211,10 @@ type Outcome[D, F any] struct {
 	PerConfirm    float64           // α′, the level of each of the two confirmations
 	Directions    [2]string         // names of the measure X→Y and Y→X
 	Violated      bool              // Best.Bound() > the threshold
-	// BestSecond is set when the event to name for Best is its
-	// screening's second event (local.Estimate.Alt; see bestNamesSecond).
-	BestSecond bool
+	// Named is the confirmation of Best whose event a report names (see
+	// namedConfirmation): its AltEvent is set when that is the screening's
+	// second event (local.Estimate.Alt), and its Counts are the event's.
+	Named Score
 	// Screened are the candidates (pair, direction) the deciding look
 	// chose from, best first, their Confirmations empty but for those
 	// confirmed: what their screenings saw that the confirmed statistic
@@ -409,7 +414,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	th := cfg.Run.Threshold
 	out.Best, out.Violated = decide(out.Confirmed, th)
 	out.Resolution = resolution(s.crit, out.Confirmed, th, out.PerConfirm)
-	out.BestSecond = bestNamesSecond(s.crit, out.Best, out.Violated, th, out.PerConfirm)
+	out.Named = namedConfirmation(s.crit, out.Best, out.Violated, th, out.PerConfirm)
 	floor := 0.0
 	if f, ok := s.crit.(floored); ok {
 		floor = f.ResolutionFloor(th, cfg.Confirmation.Samples, out.PerConfirm)
@@ -773,12 +778,12 @@ func readResolution(sup supResolved, s Score, threshold, zA, zB float64) (e Scor
 	return e, r, read
 }
 
-// bestNamesSecond reports whether the event a report names for the
-// witness best is a local-DP screening's second (Score.AltEvent): of the
-// confirmation whose bound is best's (the lower of two), the event whose
-// bound that is, for a violation, or, for a pass, the one whose
-// resolution it reads (readResolution).
-func bestNamesSecond[D, F any](crit Criterion[D, F], best Candidate[D, F], violated bool, threshold, perConfirm float64) bool {
+// namedConfirmation is the score of the event a report names for the
+// witness best: of the confirmation whose bound is best's (the lower of
+// two), the event whose bound that is, for a violation, or, for a pass,
+// the one whose resolution it reads (readResolution). Of a local-DP
+// confirmation of two events, its AltEvent says which it is.
+func namedConfirmation[D, F any](crit Criterion[D, F], best Candidate[D, F], violated bool, threshold, perConfirm float64) Score {
 	c := best.Confirmations
 	deciding := c[0]
 	if c[1].LowerBound < deciding.LowerBound {
@@ -789,7 +794,7 @@ func bestNamesSecond[D, F any](crit Criterion[D, F], best Candidate[D, F], viola
 		zA := numeric.UpperNormalQuantile(perConfirm)
 		deciding, _, _ = readResolution(sup, deciding, threshold, zA, numeric.UpperNormalQuantile(1-math.Sqrt(DetectProbability)))
 	}
-	return deciding.AltEvent
+	return deciding
 }
 
 // supLimit is, for a criterion that reads its confirmations' resolutions

@@ -709,8 +709,8 @@ func TestResolutionReadsTheEventsOnTheScaleOfEpsilon(t *testing.T) {
 	limit, share = supLimit(c, two, 0.01)
 	require.Equal(t, 0.01, limit)
 	require.Equal(t, 0.01, share)
-	require.True(t, bestNamesSecond(Criterion[[]float64, local.Estimate](c), two[0], false, 0.01, 0.004), "a pass names the event it reads")
-	require.False(t, bestNamesSecond(Criterion[[]float64, local.Estimate](c), two[0], true, 0.01, 0.004), "a violation names the event of its bound")
+	require.True(t, namedConfirmation(Criterion[[]float64, local.Estimate](c), two[0], false, 0.01, 0.004).AltEvent, "a pass names the event it reads")
+	require.False(t, namedConfirmation(Criterion[[]float64, local.Estimate](c), two[0], true, 0.01, 0.004).AltEvent, "a violation names the event of its bound")
 }
 
 // A resolution above the claim is explained by what made it so: a finite

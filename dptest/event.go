@@ -1,0 +1,154 @@
+package dptest
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/dptest/dptest/internal/stat"
+)
+
+// maxListed is how many intervals or values an event's description lists
+// before it summarises the rest.
+const maxListed = 4
+
+// eventText describes group 0 of g, the event a local-DP confirmation
+// counted: the intervals its cells of a partition make (in the score's
+// units for a vector), or its discrete values.
+func eventText(g stat.Grouping) string {
+	if g.Partition != nil {
+		return intervalsText(g)
+	}
+	return valuesText(g)
+}
+
+// interval is a run of adjacent cells of one group: [lo, hi), or the single
+// value lo when it is one atom's cell.
+type interval struct {
+	lo, hi float64
+	atom   bool
+}
+
+func (iv interval) String() string {
+	if iv.atom {
+		return "{" + value(iv.lo) + "}"
+	}
+	lo, hi := "(−∞", "+∞)"
+	if !math.IsInf(iv.lo, -1) {
+		lo = "[" + value(iv.lo)
+	}
+	if !math.IsInf(iv.hi, 1) {
+		hi = value(iv.hi) + ")"
+	}
+	return lo + ", " + hi
+}
+
+// intervalsText lists the intervals the cells of group 0 make, merging
+// adjacent cells: "outputs in [11.87, +∞)"; beyond maxListed intervals,
+// their number and extent.
+func intervalsText(g stat.Grouping) string {
+	p := g.Partition
+	var ivs []interval
+	prev := -2
+	for c := range p.Cells() {
+		if g.OfCell[c] != 0 {
+			continue
+		}
+		lo, hi := p.Bounds(c)
+		if c == prev+1 {
+			ivs[len(ivs)-1].hi, ivs[len(ivs)-1].atom = hi, false
+		} else {
+			ivs = append(ivs, interval{lo: lo, hi: hi, atom: p.Atom(c)})
+		}
+		prev = c
+	}
+	what := "outputs"
+	if p.Score != nil {
+		what = "score values"
+	}
+	switch {
+	case len(ivs) == 0:
+		return "no " + what
+	case len(ivs) > maxListed:
+		return fmt.Sprintf("%s in %d intervals from %s to %s", what, len(ivs), ivs[0], ivs[len(ivs)-1])
+	}
+	parts := make([]string, len(ivs))
+	for i, iv := range ivs {
+		parts[i] = iv.String()
+	}
+	return what + " in " + strings.Join(parts, " ∪ ")
+}
+
+// valuesText lists the discrete values of group 0, in numeric order for
+// numbers: "values 3, 4, 5"; beyond maxListed values, the first few, the
+// last and their number; and, when the unlisted values are in the event,
+// says so.
+func valuesText(g stat.Grouping) string {
+	var vs []any
+	for v, k := range g.OfValue {
+		if k == 0 {
+			vs = append(vs, v)
+		}
+	}
+	slices.SortFunc(vs, compareValues)
+	parts := make([]string, 0, maxListed+1)
+	for i, v := range vs {
+		if i == maxListed-1 && len(vs) > maxListed {
+			parts = append(parts, "…", value(vs[len(vs)-1]))
+			break
+		}
+		parts = append(parts, value(v))
+	}
+	var b strings.Builder
+	switch len(vs) {
+	case 0:
+		b.WriteString("no value the screening saw")
+	case 1:
+		b.WriteString("the value " + parts[0])
+	default:
+		if len(vs) > maxListed {
+			fmt.Fprintf(&b, "%d values: ", len(vs))
+		} else {
+			b.WriteString("the values ")
+		}
+		b.WriteString(strings.Join(parts, ", "))
+	}
+	if g.Unlisted == 0 {
+		b.WriteString(", and every value the screening never saw")
+	}
+	return b.String()
+}
+
+// compareValues orders numbers by value, before anything else, which is
+// ordered by its printed form.
+func compareValues(a, b any) int {
+	x, xok := number(a)
+	y, yok := number(b)
+	switch {
+	case xok && yok:
+		return cmp.Compare(x, y)
+	case xok != yok:
+		if xok {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
+}
+
+// number is v as a float64 when it is of a numeric kind.
+func number(v any) (float64, bool) {
+	r := reflect.ValueOf(v)
+	switch {
+	case r.CanInt():
+		return float64(r.Int()), true
+	case r.CanUint():
+		return float64(r.Uint()), true
+	case r.CanFloat():
+		return r.Float(), true
+	}
+	return 0, false
+}
