@@ -549,10 +549,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 				curve = e.AltCurve
 			}
 		}
-		rep.Event, rep.EventCounts = eventText(event), out.Named.Counts
-		if out.Best.Reverse { // the counts are the bounded side's first
-			rep.EventCounts[0], rep.EventCounts[1] = rep.EventCounts[1], rep.EventCounts[0]
-		}
+		rep.Event, rep.EventCounts = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse)
 		if len(curve.T) > 0 {
 			rep.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
@@ -626,7 +623,10 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		rep.Kind, rep.Eps, rep.Lambda = plan.KindApproxDP, r.Eps, 0
 	}
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
-	fill(rep, out, err, func(f search.EventFinding) { rep.Score = scoreOf(f.Groups) })
+	fill(rep, out, err, func(f search.EventFinding) {
+		rep.Score, rep.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
+		rep.EventCounts = countsOfXY(out.Named.Counts, out.Best.Reverse)
+	})
 	if err == nil {
 		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, out.Samples, p.Alpha()) // the deciding look's draws
 	}
@@ -653,6 +653,16 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
 	}
 	return err
+}
+
+// countsOfXY orders a confirmation's event counts, the bounded side's
+// first (search.Score.Counts), as X's and Y's: the bounded side is Y when
+// the direction is reversed.
+func countsOfXY(counts [2]int64, reverse bool) [2]int64 {
+	if reverse {
+		return [2]int64{counts[1], counts[0]}
+	}
+	return counts
 }
 
 // scoreOf describes the score a grouping of vector outputs counts; "" for

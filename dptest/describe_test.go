@@ -73,10 +73,15 @@ func TestEventText(t *testing.T) {
 		}
 		return g
 	}
-	req.Equal(t, "outputs in [2, 4) ∪ [9, +∞)", eventText(in(2, 3, 9)))
-	req.Equal(t, "outputs in (−∞, 1)", eventText(in(0)))
-	req.Equal(t, "outputs in (−∞, +∞)", eventText(in(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)))
-	req.Equal(t, "outputs in 5 intervals from (−∞, 1) to [9, +∞)", eventText(in(0, 2, 4, 6, 9)))
+	req.Equal(t, "outputs in [2, 4) ∪ [9, +∞)", eventText(in(2, 3, 9), 1))
+	req.Equal(t, "outputs in (−∞, 1)", eventText(in(0), 1))
+	req.Equal(t, "outputs in (−∞, +∞)", eventText(in(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), 1))
+	req.Equal(t, "outputs in 5 intervals within (−∞, +∞)", eventText(in(0, 2, 4, 6, 9), 1))
+	ordered := stat.Grouping{Groups: 4, Partition: p, OfCell: []int{3, 3, 1, 0, 2, 2, 2, 3, 1, 3}}
+	req.Equal(t, "outputs in [2, 4) ∪ [8, 9)", eventText(ordered, 2), "an event of the first two groups")
+	req.Equal(t, "outputs in [3, 4)", eventText(ordered, 1))
+	req.Equal(t, "outputs in [1, 2) ∪ [3, 4) ∪ [5, 7) ∪ [8, 9)", eventText(in(1, 3, 5, 6, 8), 1))
+	req.Equal(t, "outputs in 5 intervals within [1, +∞)", eventText(in(1, 3, 5, 7, 9), 1))
 	atoms := stat.PartitionOf(append(slices.Repeat([]float64{5}, 40), 1, 2, 3, 4, 6, 7, 8, 9))
 	c := atoms.Cell(5)
 	req.True(t, atoms.Atom(c), "5 is repeated: an atom")
@@ -85,10 +90,10 @@ func TestEventText(t *testing.T) {
 		g.OfCell[k] = 1
 	}
 	g.OfCell[c] = 0
-	req.Equal(t, "outputs in {5}", eventText(g))
+	req.Equal(t, "outputs in {5}", eventText(g, 1))
 	g.OfCell[c+1] = 0
 	_, hi := atoms.Bounds(c + 1)
-	req.Equal(t, "outputs in "+interval{lo: 5, hi: hi}.String(), eventText(g), "an atom merged with the cell above it")
+	req.Equal(t, "outputs in "+interval{lo: 5, hi: hi}.String(), eventText(g, 1), "an atom merged with the cell above it")
 	req.Equal(t, "[5, +∞)", interval{lo: 5, hi: math.Inf(1)}.String())
 
 	values := func(unlisted int, vs ...any) stat.Grouping {
@@ -98,9 +103,11 @@ func TestEventText(t *testing.T) {
 		}
 		return g
 	}
-	req.Equal(t, "the value 1000", eventText(values(1, 1000)))
-	req.Equal(t, "the values -2, 3, 10", eventText(values(1, 10, -2, 3)))
-	req.Equal(t, "6 values: 1, 2, 3, …, 9", eventText(values(1, 9, 3, 1, 2, 5, 4)))
-	req.Equal(t, "the values 2.5, a, b, and every value the screening never saw", eventText(values(0, "b", 2.5, "a")))
-	req.Equal(t, "no value the screening saw, and every value the screening never saw", eventText(values(0)))
+	req.Equal(t, "the value 1000", eventText(values(1, 1000), 1))
+	req.Equal(t, "the values -2, 3, 10", eventText(values(1, 10, -2, 3), 1))
+	req.Equal(t, "6 values: 1, 2, 3, …, 9", eventText(values(1, 9, 3, 1, 2, 5, 4), 1))
+	req.Equal(t, "the values 2.5, a, b, and every value the screening never saw", eventText(values(0, "b", 2.5, "a"), 1))
+	req.Equal(t, "no value the screening saw, and every value the screening never saw", eventText(values(0), 1))
+	req.Equal(t, "the values -50, 7, other", eventText(values(2, 7), 2), "an event of the first two groups")
+	req.Equal(t, "the values -50, 7, other, and every value the screening never saw", eventText(values(1, 7), 2))
 }

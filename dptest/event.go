@@ -15,14 +15,14 @@ import (
 // before it summarises the rest.
 const maxListed = 4
 
-// eventText describes group 0 of g, the event a local-DP confirmation
-// counted: the intervals its cells of a partition make (in the score's
-// units for a vector), or its discrete values.
-func eventText(g stat.Grouping) string {
+// eventText describes the event of groups 0 … k−1 of g, which a
+// confirmation counted: the intervals its cells of a partition make (in
+// the score's units for a vector), or its discrete values.
+func eventText(g stat.Grouping, k int) string {
 	if g.Partition != nil {
-		return intervalsText(g)
+		return intervalsText(g, k)
 	}
-	return valuesText(g)
+	return valuesText(g, k)
 }
 
 // interval is a run of adjacent cells of one group: [lo, hi), or the single
@@ -46,15 +46,15 @@ func (iv interval) String() string {
 	return lo + ", " + hi
 }
 
-// intervalsText lists the intervals the cells of group 0 make, merging
-// adjacent cells: "outputs in [11.87, +∞)"; beyond maxListed intervals,
-// their number and extent.
-func intervalsText(g stat.Grouping) string {
+// intervalsText lists the intervals the cells of groups below k make,
+// merging adjacent cells: "outputs in [11.87, +∞)"; beyond maxListed
+// intervals, their number and the interval that spans them.
+func intervalsText(g stat.Grouping, k int) string {
 	p := g.Partition
 	var ivs []interval
 	prev := -2
 	for c := range p.Cells() {
-		if g.OfCell[c] != 0 {
+		if g.OfCell[c] >= k {
 			continue
 		}
 		lo, hi := p.Bounds(c)
@@ -73,7 +73,7 @@ func intervalsText(g stat.Grouping) string {
 	case len(ivs) == 0:
 		return "no " + what
 	case len(ivs) > maxListed:
-		return fmt.Sprintf("%s in %d intervals from %s to %s", what, len(ivs), ivs[0], ivs[len(ivs)-1])
+		return fmt.Sprintf("%s in %d intervals within %s", what, len(ivs), interval{lo: ivs[0].lo, hi: ivs[len(ivs)-1].hi})
 	}
 	parts := make([]string, len(ivs))
 	for i, iv := range ivs {
@@ -82,14 +82,14 @@ func intervalsText(g stat.Grouping) string {
 	return what + " in " + strings.Join(parts, " ∪ ")
 }
 
-// valuesText lists the discrete values of group 0, in numeric order for
-// numbers: "values 3, 4, 5"; beyond maxListed values, the first few, the
-// last and their number; and, when the unlisted values are in the event,
-// says so.
-func valuesText(g stat.Grouping) string {
+// valuesText lists the discrete values of groups below k, in numeric
+// order for numbers: "the values 3, 4, 5"; beyond maxListed values, the
+// first few, the last and their number; and, when the unlisted values
+// are in the event, says so.
+func valuesText(g stat.Grouping, k int) string {
 	var vs []any
-	for v, k := range g.OfValue {
-		if k == 0 {
+	for v, group := range g.OfValue {
+		if group < k {
 			vs = append(vs, v)
 		}
 	}
@@ -116,7 +116,7 @@ func valuesText(g stat.Grouping) string {
 		}
 		b.WriteString(strings.Join(parts, ", "))
 	}
-	if g.Unlisted == 0 {
+	if g.Unlisted < k {
 		b.WriteString(", and every value the screening never saw")
 	}
 	return b.String()

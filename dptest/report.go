@@ -145,20 +145,26 @@ type Report struct {
 	// RequireDP), its output: of a violation, the event of the bound; of
 	// a pass, the event whose resolution the success line states.
 	Location any
-	// Event is, for a DP claim, the outputs of the event its local
-	// criterion confirmed for the witness ("outputs in [11.87, +∞)", "the
-	// values 3, 4, 5"; for a [Vector] mechanism, in the score's units):
-	// of a violation, the event of the bound, of a pass, the one whose
-	// resolution the success line states (see Location). EventCounts are
-	// how many of X's and of Y's Samples draws fell in it, in the
-	// confirmation of the lower bound. Of a violation, LowerBound is the
-	// log-ratio of these counts (the bounded side's over the other's, with
-	// ½ added to both when one is 0) less z_{1−α} standard errors of the
-	// delta method ([AKD22] eq. (26); α is PerConfirmation, halved when
-	// the confirmation bounded two events). Like the other fields, they
-	// are the local audit's where a cross-check found the violation (see
-	// CrossChecks), and the failure text, which shows that cross-check's
-	// evidence, leaves them out.
+	// Event is the outputs of the event the witness's bound rests on
+	// ("outputs in [11.87, +∞)", "the values 3, 4, 5"; for a [Vector]
+	// mechanism, in the score's units): for a DP claim, the event its
+	// local criterion confirmed (of a pass, the one whose resolution the
+	// success line states; see Location); for an (ε, δ)-DP or Gaussian-DP
+	// claim, the likelihood-ratio test's (or half-line's) event whose
+	// bound the confirmation computed, one point of TradeOff. EventCounts
+	// are how many of X's and of Y's Samples draws fell in it, in the
+	// confirmation of the lower bound. Of a violation, LowerBound follows
+	// from these counts alone: for DP, the log-ratio of the bounded side's
+	// count over the other's (½ added to both when one is 0) less z_{1−α}
+	// standard errors of the delta method ([AKD22] eq. (26); α is
+	// PerConfirmation, halved when the confirmation bounded two events);
+	// for (ε, δ)-DP, P̂(E) − e^ε·Q̂(E) bounded by an exact test at level
+	// PerConfirmation; for GDP, Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) at the exact
+	// (Clopper–Pearson) bounds of the two counts at half that level each.
+	// Empty for RDP claims and DP-Auditorium's testers. Like the other
+	// fields, they are the local audit's where a DP claim's cross-check
+	// found the violation; the failure text then shows the cross-check's
+	// (CrossChecks).
 	Event       string
 	EventCounts [2]int64
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical

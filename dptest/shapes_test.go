@@ -12,6 +12,7 @@ import (
 
 	"github.com/dptest/dptest/dptest"
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/mechanisms"
 	"pgregory.net/rapid"
@@ -419,6 +420,38 @@ func TestAViolationNamesItsEventAndCounts(t *testing.T) {
 	requireBoundOfCounts(t, rep, on, off)
 }
 
+// An (ε, δ)-DP or Gaussian-DP violation names the event of its bound, a
+// likelihood-ratio test's, and its counts, from which the bound follows:
+// the Gaussian mechanism of σ = 1 on the pair (1), (0), claimed at
+// (1, 0.05) (δ(1) = 0.127) and at μ = 0.6 (μ = 1), in both directions of
+// the pair. Fixed seed.
+func TestAnEventViolationNamesItsEventAndCounts(t *testing.T) {
+	one, zero := []float64{1}, []float64{0}
+	for _, pair := range []fixtures.Pair[[]float64]{{X: one, Y: zero}, {X: zero, Y: one}} {
+		g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample).WithPairs(pair)
+		approx, err := dptest.AuditApproxDP(g, 1, 0.05, dptest.Seed(1))
+		require.NoError(t, err)
+		gdp, err := dptest.AuditGDP(g, 0.6, dptest.Seed(1))
+		require.NoError(t, err)
+		for _, c := range []struct {
+			rep dptest.Report
+			m   hockey.Measure
+		}{{approx, hockey.HockeyStick(1)}, {gdp, hockey.Gaussian()}} {
+			rep := c.rep
+			require.True(t, rep.Violated, "%s", rep)
+			require.Regexp(t, `^outputs in `, rep.Event, "%s", rep)
+			on, other := rep.EventCounts[0], rep.EventCounts[1]
+			if strings.Contains(rep.Direction, "(M(Y)‖M(X))") {
+				on, other = other, on
+			}
+			require.Greater(t, on, other, "the bounded side's draws fill its event: %s", rep)
+			n := int64(rep.Samples)
+			require.InDelta(t, c.m.Bound(on, n, other, n, rep.PerConfirmation).LowerBound, rep.LowerBound, 1e-12, "%s", rep)
+			require.Contains(t, rep.String(), "event:        "+rep.Event+": ")
+		}
+	}
+}
+
 // requireBoundOfCounts requires rep's lower bound to be the one its
 // event's counts give, on the bounded side and the other, at the
 // confirmation's level or at half of it (two events confirmed).
@@ -451,7 +484,12 @@ func TestDiscreteValueOfOneDatasetAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rep.Violated, "%s", rep)
 	require.Contains(t, rep.String(), "hockey-stick cross-check")
-	require.NotContains(t, rep.String(), "event:", "the local run's event is not the violation's")
+	i := slices.IndexFunc(rep.CrossChecks, func(c dptest.Report) bool { return c.Violated })
+	require.GreaterOrEqual(t, i, 0)
+	check := rep.CrossChecks[i]
+	require.Equal(t, "the value 1000", check.Event, "the cross-check's event: %s", rep)
+	require.Contains(t, rep.String(), "event:        the value 1000: ", "the failure text shows the cross-check's event")
+	require.NotEqual(t, check.Event, rep.Event, "the local run's own")
 }
 
 // Outputs on a fine grid whose phase depends on the data (integer noise

@@ -104,9 +104,9 @@ type Score struct {
 	// bounded side's draws in the event confirmed (see
 	// dpCriterion.SupResolution); 0 for other criteria.
 	EventShare float64
-	// Counts are, for a local-DP confirmation, how many of the bounded
-	// side's draws and of the other's (Outcome.Samples each) fell in the
-	// event; zero for other criteria.
+	// Counts are, for a local-DP or event confirmation, how many of the
+	// bounded side's draws and of the other's (Outcome.Samples each) fell
+	// in the event; zero for the Rényi criterion and the testers.
 	Counts [2]int64
 	// Rank orders screened candidates, most divergent first: the predicted
 	// confirmation bound of the chosen statistic for the Rényi criterion
