@@ -549,7 +549,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 				curve = e.AltCurve
 			}
 		}
-		rep.Event, rep.EventCounts = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse)
+		rep.Event, rep.EventCounts, rep.EventLevel = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 		if len(curve.T) > 0 {
 			rep.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
@@ -625,7 +625,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(f search.EventFinding) {
 		rep.Score, rep.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
-		rep.EventCounts = countsOfXY(out.Named.Counts, out.Best.Reverse)
+		rep.EventCounts, rep.EventLevel = countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 	})
 	if err == nil {
 		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, out.Samples, p.Alpha()) // the deciding look's draws

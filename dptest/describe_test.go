@@ -95,6 +95,16 @@ func TestEventText(t *testing.T) {
 	_, hi := atoms.Bounds(c + 1)
 	req.Equal(t, "outputs in "+interval{lo: 5, hi: hi}.String(), eventText(g, 1), "an atom merged with the cell above it")
 	req.Equal(t, "[5, +∞)", interval{lo: 5, hi: math.Inf(1)}.String())
+	// An atom's cell ends one float above it, and so do cuts beside
+	// outputs: such an end is the value itself, bracketed as it is in or
+	// out; other ends are printed to six digits.
+	after5 := math.Nextafter(5, 6)
+	req.Equal(t, "(−∞, 5]", interval{lo: math.Inf(-1), hi: after5}.String(), "a cell merged with the atom above it")
+	req.Equal(t, "(5, 7)", interval{lo: after5, hi: 7}.String(), "the cell just above an atom")
+	req.Equal(t, "[11.8666, 39.9713)", interval{lo: 11.866612483957712, hi: 39.97131}.String())
+	req.Equal(t, "(1000000000000.5, 1000000000001.25)", interval{lo: math.Nextafter(1e12+0.5, 2e12), hi: 1e12 + 1.25}.String())
+	req.Equal(t, "{0.25}", interval{lo: 0.25, atom: true}.String())
+	req.Equal(t, "{0.3}", interval{lo: 0.1 + 0.2, atom: true}.String(), "17 digits: six of them")
 
 	values := func(unlisted int, vs ...any) stat.Grouping {
 		g := stat.Grouping{Groups: 2, OfValue: map[any]int{"other": 1, -50: 1}, Unlisted: unlisted}

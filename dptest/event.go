@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dptest/dptest/internal/stat"
@@ -34,16 +35,74 @@ type interval struct {
 
 func (iv interval) String() string {
 	if iv.atom {
-		return "{" + value(iv.lo) + "}"
+		return "{" + pointText(iv.lo) + "}"
 	}
 	lo, hi := "(−∞", "+∞)"
 	if !math.IsInf(iv.lo, -1) {
-		lo = "[" + value(iv.lo)
+		lo = boundText(iv.lo, true)
 	}
 	if !math.IsInf(iv.hi, 1) {
-		hi = value(iv.hi) + ")"
+		hi = boundText(iv.hi, false)
 	}
 	return lo + ", " + hi
+}
+
+// boundText prints a cell boundary b as an interval's lower end (lower)
+// or upper end. A boundary one float above a value of fewer digits (an
+// atom's cell ends at nextafter(v), and cuts beside outputs are made so)
+// is that value, exactly, with the bracket that excludes or includes it:
+// "(5" for [nextafter(5), …, "5]" for …, nextafter(5)). Any other is
+// printed to six significant digits (two decimals from 10⁴ on).
+func boundText(b float64, lower bool) string {
+	if v := math.Nextafter(b, math.Inf(-1)); digits(v) <= digits(b)-2 {
+		if lower {
+			return "(" + exactText(v)
+		}
+		return exactText(v) + "]"
+	}
+	text := approxText(b)
+	if lower {
+		return "[" + text
+	}
+	return text + ")"
+}
+
+// pointText prints an atom's value: exactly where it has few digits, to
+// six significant digits otherwise.
+func pointText(v float64) string {
+	if fewDigits(v) {
+		return exactText(v)
+	}
+	return approxText(v)
+}
+
+// fewDigits reports whether v's shortest exact decimal form has at most
+// 15 significant digits (5, 0.25, 10¹² + 0.5; not 0.1 + 0.2).
+func fewDigits(v float64) bool { return digits(v) <= 15 }
+
+// digits is the number of significant digits of v's shortest exact
+// decimal form.
+func digits(v float64) int {
+	mantissa, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e")
+	return len(strings.Replace(mantissa, ".", "", 1))
+}
+
+// exactText is v's shortest exact decimal form, without an exponent from
+// 10⁻⁴ to 10¹⁵.
+func exactText(v float64) string {
+	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// approxText is v to six significant digits, or two decimals from 10⁴ to
+// 10¹⁵ (as value prints such outputs).
+func approxText(v float64) string {
+	if a := math.Abs(v); a >= 1e4 && a < 1e15 {
+		return value(v)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
 // intervalsText lists the intervals the cells of groups below k make,

@@ -146,27 +146,32 @@ type Report struct {
 	// a pass, the event whose resolution the success line states.
 	Location any
 	// Event is the outputs of the event the witness's bound rests on
-	// ("outputs in [11.87, +∞)", "the values 3, 4, 5"; for a [Vector]
+	// ("outputs in [11.8666, +∞)", "the values 3, 4, 5"; for a [Vector]
 	// mechanism, in the score's units): for a DP claim, the event its
-	// local criterion confirmed (of a pass, the one whose resolution the
-	// success line states; see Location); for an (ε, δ)-DP or Gaussian-DP
-	// claim, the likelihood-ratio test's (or half-line's) event whose
-	// bound the confirmation computed, one point of TradeOff. EventCounts
-	// are how many of X's and of Y's Samples draws fell in it, in the
-	// confirmation of the lower bound. Of a violation, LowerBound follows
-	// from these counts alone: for DP, the log-ratio of the bounded side's
-	// count over the other's (½ added to both when one is 0) less z_{1−α}
-	// standard errors of the delta method ([AKD22] eq. (26); α is
-	// PerConfirmation, halved when the confirmation bounded two events);
-	// for (ε, δ)-DP, P̂(E) − e^ε·Q̂(E) bounded by an exact test at level
-	// PerConfirmation; for GDP, Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) at the exact
-	// (Clopper–Pearson) bounds of the two counts at half that level each.
-	// Empty for RDP claims and DP-Auditorium's testers. Like the other
-	// fields, they are the local audit's where a DP claim's cross-check
-	// found the violation; the failure text then shows the cross-check's
-	// (CrossChecks).
+	// local criterion confirmed (of a pass, of the witness's confirmation
+	// of the lower bound, the event whose resolution reads finer; see
+	// Location); for an (ε, δ)-DP or Gaussian-DP claim, the
+	// likelihood-ratio test's (or half-line's) event whose bound the
+	// confirmation computed, one point of TradeOff. Interval ends are
+	// printed to six significant digits, but for an end one float above a
+	// value of fewer digits (an atom's), which is that value exactly:
+	// "(5, 7.5)" holds neither 5 nor 7.5. EventCounts are how many of X's
+	// and of Y's Samples draws fell in it, in that confirmation, and
+	// EventLevel the level α of its bound. Where the claim's own criterion
+	// found the violation, LowerBound follows from these alone: for DP,
+	// the log-ratio of the bounded side's count over the other's (½ added
+	// to both when one is 0) less z_{1−α} standard errors of the delta
+	// method ([AKD22] eq. (26); α is PerConfirmation, or half of it when
+	// the confirmation bounded two events); for (ε, δ)-DP, P̂(E) −
+	// e^ε·Q̂(E) bounded by an exact test at level α; for GDP,
+	// Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) at the exact (Clopper–Pearson) bounds of the
+	// two counts at α/2 each. Empty for RDP claims and DP-Auditorium's
+	// testers. Like the other fields, they are the local audit's where a
+	// DP claim's cross-check found the violation; the failure text then
+	// shows the cross-check's (CrossChecks).
 	Event       string
 	EventCounts [2]int64
+	EventLevel  float64
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
 	// Figures 2–3), from the screening sample (where the audit rests on
@@ -417,7 +422,7 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "    %s %s\n", at, value(e.Location))
 	}
 	if e.Event != "" {
-		fmt.Fprintf(&b, "    event:        %s: %s of X's %s draws, %s of Y's\n", e.Event, thousands(int(e.EventCounts[0])), thousands(e.Samples), thousands(int(e.EventCounts[1])))
+		fmt.Fprintf(&b, "    event:        %s: %s of X's %s draws, %s of Y's (bounded at level %s)\n", e.Event, thousands(int(e.EventCounts[0])), thousands(e.Samples), thousands(int(e.EventCounts[1])), num(e.EventLevel))
 	}
 	if e.Unbounded {
 		fmt.Fprintf(&b, "    unbounded:    the event never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", thousands(e.Samples))

@@ -714,9 +714,10 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 		}
 		var s Score
 		for j := range events {
-			b := local.CountBound(on[k][0], n, other[k][0], n, alpha/float64(events))
+			level := alpha / float64(events)
+			b := local.CountBound(on[k][0], n, other[k][0], n, level)
 			t := Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0,
-				EventShare: float64(b.CountX) / float64(n), Counts: [2]int64{b.CountX, b.CountY}, Unresolved: sparseReason(e.SparseValues)}
+				EventShare: float64(b.CountX) / float64(n), Counts: [2]int64{b.CountX, b.CountY}, Level: level, Unresolved: sparseReason(e.SparseValues)}
 			k++
 			if j == 0 {
 				s = t

@@ -106,8 +106,11 @@ type Score struct {
 	EventShare float64
 	// Counts are, for a local-DP or event confirmation, how many of the
 	// bounded side's draws and of the other's (Outcome.Samples each) fell
-	// in the event; zero for the Rényi criterion and the testers.
+	// in the event, and Level the level α of its LowerBound (a local-DP
+	// confirmation of two events bounds each at half its level); zero for
+	// the Rényi criterion and the testers.
 	Counts [2]int64
+	Level  float64
 	// Rank orders screened candidates, most divergent first: the predicted
 	// confirmation bound of the chosen statistic for the Rényi criterion
 	// (computed on draws that did not choose it), the estimate less
