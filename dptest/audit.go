@@ -415,21 +415,32 @@ func (cs *candidates[D]) simplifierFor(in []search.Input[D]) func(fixtures.Pair[
 }
 
 // inputs lists a run's candidates: the explicit pairs, then the pairs its
-// seed draws from the generator (drawn once per seed).
+// seed draws from the generator (drawn once per seed), each pair once: a
+// generator of few distinct pairs repeats them, so it stops after
+// wideAttempts·n draws with what it has.
 func (cs *candidates[D]) inputs(seed uint64) ([]search.Input[D], error) {
 	if in, ok := cs.drawn[seed]; ok {
 		return in, nil
 	}
 	var in []search.Input[D]
+	seen := make(map[string]bool, len(cs.pairs)+cs.n)
 	for i, p := range cs.pairs {
-		in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("pair %d", i+1)})
+		if key := fmt.Sprint(p); !seen[key] {
+			seen[key] = true
+			in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("pair %d", i+1)})
+		}
 	}
-	for i := 0; cs.gen != nil && i < cs.n; i++ {
+	generated := 0
+	for i := 0; cs.gen != nil && i < wideAttempts*cs.n && generated < cs.n; i++ {
 		p, err := cs.example(int(plan.SubSeed(seed, "generate", i) >> 1))
 		if err != nil {
 			return nil, err
 		}
-		in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("generated %d", i+1)})
+		if key := fmt.Sprint(p); !seen[key] {
+			seen[key] = true
+			generated++
+			in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("generated %d", generated)})
+		}
 	}
 	cs.drawn[seed] = in
 	return in, nil

@@ -135,7 +135,9 @@ func Confidence(conf float64) Option {
 }
 
 // Candidates sets how many pairs are drawn from the Neighbors generator (or
-// the default one). It must be ≥ 0. An audit given pairs (Pairs,
+// the default one): distinct pairs, none among the explicit ones, within
+// four times as many draws (a generator of fewer distinct pairs gives
+// what it has). It must be ≥ 0. An audit given pairs (Pairs,
 // WithPairs) and no generator draws none: the default generator applies
 // only to an audit with neither, so Candidates then has nothing to draw
 // from.

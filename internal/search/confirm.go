@@ -85,8 +85,11 @@ func cloneCounts(c [][]int64) [][]int64 {
 // confirmation after an earlier one of the same seed and candidates draws
 // only beyond it.
 func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D, F], accs *[]*Counts) ([]Candidate[D, F], float64, error) {
-	k := min(plan.Confirmed, len(cands))
-	chosen := cands[:k]
+	leading := distinctLeading(cands, plan.Confirmed)
+	chosen := make([]Candidate[D, F], len(leading))
+	for i, c := range leading {
+		chosen[i] = cands[c]
+	}
 	perConfirm := cfg.Run.PerConfirmation()
 	groups := pairGroups(chosen)
 	type job struct{ round, group int }
@@ -130,10 +133,31 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 			chosen[c].Confirmations[j.round] = [2]Score{r.xy, r.yx}[reverseIndex(chosen[c].Reverse)]
 		}
 	}
-	for i := range chosen {
+	for i, c := range leading {
 		chosen[i].Confirmations = alignEvents(chosen[i].Confirmations)
+		cands[c].Confirmations = chosen[i].Confirmations
 	}
 	return chosen, perConfirm, nil
+}
+
+// distinctLeading lists the indices of the first k candidates, in order,
+// that differ in pair or direction from every one before them: a pair
+// screened twice (a generator that repeats it, a simplification that
+// returns to it) is one candidate of each direction, whose one sampling
+// per round counts one event for each.
+func distinctLeading[D, F any](cands []Candidate[D, F], k int) []int {
+	var out []int
+	for i, c := range cands {
+		if len(out) == k {
+			break
+		}
+		if !slices.ContainsFunc(out, func(j int) bool {
+			return cands[j].Reverse == c.Reverse && sameDatasets(cands[j].Pair, c.Pair)
+		}) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // alignEvents makes a candidate's two confirmations score one event. A

@@ -352,10 +352,12 @@ func predictedBound[D, F any](cands []Candidate[D, F], shrink, z float64) float6
 }
 
 // leadingPairs lists the distinct pairs of the plan.Confirmed best
-// candidates that satisfy keep, in order.
+// candidates (those confirm would confirm: distinctLeading) that satisfy
+// keep, in order.
 func (s *screening[D, F]) leadingPairs(keep func(Candidate[D, F]) bool) []fixtures.Pair[D] {
 	var pairs []fixtures.Pair[D]
-	for _, c := range s.cands[:min(plan.Confirmed, len(s.cands))] {
+	for _, i := range distinctLeading(s.cands, plan.Confirmed) {
+		c := s.cands[i]
 		if keep(c) && !slices.ContainsFunc(pairs, func(p fixtures.Pair[D]) bool { return sameDatasets(p, c.Pair) }) {
 			pairs = append(pairs, c.Pair)
 		}

@@ -782,3 +782,42 @@ func TestAlignEventsScoresOneEvent(t *testing.T) {
 	one := [2]Score{{LowerBound: 1}, {LowerBound: 2}}
 	require.Equal(t, one, alignEvents(one))
 }
+
+// echo is a criterion whose confirmation's bound is the finding's x: the
+// event counted, named.
+type echo struct{ fake }
+
+func (*echo) Confirm(_ uint64, _ fixtures.Pair[int], _ plan.Stage, _ float64, xy, yx *finding, _ *Counts) (a, b Score, err error) {
+	if xy != nil {
+		a.LowerBound = float64(xy.x)
+	}
+	if yx != nil {
+		b.LowerBound = float64(yx.x)
+	}
+	return a, b, nil
+}
+
+// A pair and direction screened twice (a generator that repeats a pair,
+// a simplification that returns to one) is confirmed once, with the event
+// of its first screening, and the next distinct candidate takes the
+// second place: each confirmed candidate's confirmations count its own
+// finding's event, the event a report names.
+func TestConfirmTakesEachPairAndDirectionOnce(t *testing.T) {
+	a, b := fixtures.Pair[int]{X: 1}, fixtures.Pair[int]{X: 2}
+	cands := []Candidate[int, finding]{
+		{Pair: a, Finding: finding{10}},
+		{Pair: a, Finding: finding{20}},
+		{Pair: a, Reverse: true, Finding: finding{30}},
+		{Pair: b, Finding: finding{40}},
+	}
+	confirmed, _, err := confirm(Criterion[int, finding](&echo{}), config(0, nil), cands, nil)
+	require.NoError(t, err)
+	require.Len(t, confirmed, 2)
+	for i, want := range []int{10, 30} {
+		require.Equal(t, want, confirmed[i].Finding.x)
+		require.Equal(t, float64(want), confirmed[i].Bound(), "its own event's counts")
+		require.Equal(t, confirmed[i].Confirmations, cands[[]int{0, 2}[i]].Confirmations, "kept in the screened list too")
+	}
+	require.Zero(t, cands[1].Confirmations[0].LowerBound, "the repeat is not confirmed")
+	require.Equal(t, []int{0, 2}, distinctLeading([]Candidate[int, finding]{cands[0], cands[1], cands[3]}, 2), "the repeat's place goes to the next")
+}
