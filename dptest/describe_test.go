@@ -2,6 +2,7 @@ package dptest
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -82,29 +83,54 @@ func TestEventText(t *testing.T) {
 	req.Equal(t, "outputs in [3, 4)", eventText(ordered, 1))
 	req.Equal(t, "outputs in [1, 2) ∪ [3, 4) ∪ [5, 7) ∪ [8, 9)", eventText(in(1, 3, 5, 6, 8), 1))
 	req.Equal(t, "outputs in 5 intervals within [1, +∞)", eventText(in(1, 3, 5, 7, 9), 1))
-	atoms := stat.PartitionOf(append(slices.Repeat([]float64{5}, 40), 1, 2, 3, 4, 6, 7, 8, 9))
-	c := atoms.Cell(5)
-	req.True(t, atoms.Atom(c), "5 is repeated: an atom")
-	g := stat.Grouping{Groups: 2, Partition: atoms, OfCell: make([]int, atoms.Cells())}
-	for k := range g.OfCell {
-		g.OfCell[k] = 1
+	// Atoms: a cell of its own, [v, nextafter(v)), printed "{v}" exactly;
+	// an interval ending in one holds v ("v]"), one starting above one
+	// leaves it out ("(v").
+	atomsAt := func(v float64) (*stat.Partition, int) {
+		pilot := slices.Repeat([]float64{v}, 40)
+		for k := 1; k <= 40; k++ {
+			pilot = append(pilot, v-float64(k), v+float64(k))
+		}
+		part := stat.PartitionOf(pilot)
+		c := part.Cell(v)
+		req.True(t, part.Atom(c), "%v is repeated: an atom", v)
+		req.True(t, c > 0 && c+1 < part.Cells()-1, "cells below and above it")
+		return part, c
 	}
-	g.OfCell[c] = 0
-	req.Equal(t, "outputs in {5}", eventText(g, 1))
-	g.OfCell[c+1] = 0
-	_, hi := atoms.Bounds(c + 1)
-	req.Equal(t, "outputs in "+interval{lo: 5, hi: hi}.String(), eventText(g, 1), "an atom merged with the cell above it")
+	cells := func(part *stat.Partition, in ...int) stat.Grouping {
+		g := stat.Grouping{Groups: 2, Partition: part, OfCell: slices.Repeat([]int{1}, part.Cells())}
+		for _, c := range in {
+			g.OfCell[c] = 0
+		}
+		return g
+	}
+	sum := 0.1
+	sum += 0.2 // 0.30000000000000004, at run time
+	for _, v := range []float64{5, 0, sum, 1e12 + 0.5, -3} {
+		part, c := atomsAt(v)
+		x := exactText(v)
+		req.Equal(t, "outputs in {"+x+"}", eventText(cells(part, c), 1))
+		req.Regexp(t, `^outputs in \[[-0-9.e+]+, `+regexp.QuoteMeta(x)+`\]$`, eventText(cells(part, c-1, c), 1), "the cell below and the atom")
+		req.Regexp(t, `^outputs in \(`+regexp.QuoteMeta(x)+`, [-0-9.e+]+\)$`, eventText(cells(part, c+1), 1), "the cell above the atom")
+		req.Regexp(t, `^outputs in \[`+regexp.QuoteMeta(x)+`, [-0-9.e+]+\)$`, eventText(cells(part, c, c+1), 1), "the atom and the cell above")
+		req.Regexp(t, `^outputs in \[[-0-9.e+]+, `+regexp.QuoteMeta(x)+`\)$`, eventText(cells(part, c-1), 1), "the cell below the atom")
+	}
+	req.Equal(t, "{0.30000000000000004}", interval{lo: sum, atom: true}.String(), "an atom exactly, 17 digits and all")
+	req.Equal(t, "{0}", interval{lo: math.Copysign(0, -1), atom: true}.String(), "−0 is 0")
 	req.Equal(t, "[5, +∞)", interval{lo: 5, hi: math.Inf(1)}.String())
-	// An atom's cell ends one float above it, and so do cuts beside
-	// outputs: such an end is the value itself, bracketed as it is in or
-	// out; other ends are printed to six digits.
+	// Cuts beside outputs also end one float above a value: such an end
+	// is that value, bracketed as it is in or out; other ends are printed
+	// to six digits, or more where the two ends would print alike.
 	after5 := math.Nextafter(5, 6)
-	req.Equal(t, "(−∞, 5]", interval{lo: math.Inf(-1), hi: after5}.String(), "a cell merged with the atom above it")
-	req.Equal(t, "(5, 7)", interval{lo: after5, hi: 7}.String(), "the cell just above an atom")
+	req.Equal(t, "(−∞, 5]", interval{lo: math.Inf(-1), hi: after5}.String())
+	req.Equal(t, "(5, 7)", interval{lo: after5, hi: 7}.String())
+	req.Equal(t, "(0, 1)", interval{lo: math.Nextafter(0, 1), hi: 1}.String())
+	req.Equal(t, "(−∞, 0]", interval{lo: math.Inf(-1), hi: math.Nextafter(0, 1)}.String())
 	req.Equal(t, "[11.8666, 39.9713)", interval{lo: 11.866612483957712, hi: 39.97131}.String())
+	req.Equal(t, "[11.86661, 11.86663)", interval{lo: 11.866612483957712, hi: 11.866631}.String(), "narrow: more digits")
+	req.Equal(t, "[12345.6781, 12345.6784)", interval{lo: 12345.6781, hi: 12345.6784}.String())
+	req.Equal(t, "[-2.5e-07, 3.5e-07)", interval{lo: -2.5e-7, hi: 3.5e-7}.String())
 	req.Equal(t, "(1000000000000.5, 1000000000001.25)", interval{lo: math.Nextafter(1e12+0.5, 2e12), hi: 1e12 + 1.25}.String())
-	req.Equal(t, "{0.25}", interval{lo: 0.25, atom: true}.String())
-	req.Equal(t, "{0.3}", interval{lo: 0.1 + 0.2, atom: true}.String(), "17 digits: six of them")
 
 	values := func(unlisted int, vs ...any) stat.Grouping {
 		g := stat.Grouping{Groups: 2, OfValue: map[any]int{"other": 1, -50: 1}, Unlisted: unlisted}

@@ -26,59 +26,66 @@ func eventText(g stat.Grouping, k int) string {
 	return valuesText(g, k)
 }
 
-// interval is a run of adjacent cells of one group: [lo, hi), or the single
-// value lo when it is one atom's cell.
+// interval is a run of adjacent cells of one group, [lo, hi): one atom's
+// cell alone (atom; its value is lo). An atom's cell is [v, nextafter(v)),
+// so an end beside one is exact: afterAtom when the cell below the
+// interval is an atom's (lo is one float above that value, which the
+// interval leaves out), startsAtom when its first cell is one (lo is
+// that value), endsAtom when its last cell is one (hi is one float above
+// that value, which it holds), beforeAtom when the cell above it is one
+// (hi is that value, which it leaves out).
 type interval struct {
-	lo, hi float64
-	atom   bool
+	lo, hi                float64
+	atom                  bool
+	afterAtom, startsAtom bool
+	endsAtom, beforeAtom  bool
 }
 
+// String prints the interval: an atom as "{v}", exactly; an end one float
+// above a value (an atom's, or a cut made beside outputs) as that value,
+// exactly, with the bracket that leaves it out or holds it: "(5" for
+// [nextafter(5), …, "5]" for …, nextafter(5)); an end at an atom's value
+// exactly; any other end to six significant digits (two decimals from
+// 10⁴ to 10¹⁵), or more where the two ends would otherwise print alike.
 func (iv interval) String() string {
 	if iv.atom {
-		return "{" + pointText(iv.lo) + "}"
+		return "{" + exactText(iv.lo) + "}"
 	}
-	lo, hi := "(−∞", "+∞)"
-	if !math.IsInf(iv.lo, -1) {
-		lo = boundText(iv.lo, true)
-	}
-	if !math.IsInf(iv.hi, 1) {
-		hi = boundText(iv.hi, false)
-	}
-	return lo + ", " + hi
-}
-
-// boundText prints a cell boundary b as an interval's lower end (lower)
-// or upper end. A boundary one float above a value of fewer digits (an
-// atom's cell ends at nextafter(v), and cuts beside outputs are made so)
-// is that value, exactly, with the bracket that excludes or includes it:
-// "(5" for [nextafter(5), …, "5]" for …, nextafter(5)). Any other is
-// printed to six significant digits (two decimals from 10⁴ on).
-func boundText(b float64, lower bool) string {
-	if v := math.Nextafter(b, math.Inf(-1)); digits(v) <= digits(b)-2 {
-		if lower {
-			return "(" + exactText(v)
+	below := math.Nextafter(iv.lo, math.Inf(-1))
+	loAbove := iv.afterAtom || !iv.startsAtom && justAbove(iv.lo)
+	hiAbove := iv.endsAtom || !iv.beforeAtom && justAbove(iv.hi)
+	for extra := 0; ; extra++ {
+		lo, hi := "(−∞", "+∞)"
+		switch {
+		case math.IsInf(iv.lo, -1):
+		case loAbove:
+			lo = "(" + exactText(below)
+		case iv.startsAtom:
+			lo = "[" + exactText(iv.lo)
+		default:
+			lo = "[" + approxText(iv.lo, extra)
 		}
-		return exactText(v) + "]"
+		switch {
+		case math.IsInf(iv.hi, 1):
+		case hiAbove:
+			hi = exactText(math.Nextafter(iv.hi, math.Inf(-1))) + "]"
+		case iv.beforeAtom:
+			hi = exactText(iv.hi) + ")"
+		default:
+			hi = approxText(iv.hi, extra) + ")"
+		}
+		if lo[1:] != hi[:len(hi)-1] || extra >= 12 {
+			return lo + ", " + hi
+		}
 	}
-	text := approxText(b)
-	if lower {
-		return "[" + text
-	}
-	return text + ")"
 }
 
-// pointText prints an atom's value: exactly where it has few digits, to
-// six significant digits otherwise.
-func pointText(v float64) string {
-	if fewDigits(v) {
-		return exactText(v)
-	}
-	return approxText(v)
+// justAbove reports whether b is one float above a value of fewer digits
+// (or above 0): a cut made beside an output.
+func justAbove(b float64) bool {
+	v := math.Nextafter(b, math.Inf(-1))
+	return v == 0 || digits(v) <= digits(b)-2
 }
-
-// fewDigits reports whether v's shortest exact decimal form has at most
-// 15 significant digits (5, 0.25, 10¹² + 0.5; not 0.1 + 0.2).
-func fewDigits(v float64) bool { return digits(v) <= 15 }
 
 // digits is the number of significant digits of v's shortest exact
 // decimal form.
@@ -87,26 +94,29 @@ func digits(v float64) int {
 	return len(strings.Replace(mantissa, ".", "", 1))
 }
 
-// exactText is v's shortest exact decimal form, without an exponent from
-// 10⁻⁴ to 10¹⁵.
+// exactText is v's shortest exact decimal form (0 for −0), without an
+// exponent from 10⁻⁴ to 10¹⁵.
 func exactText(v float64) string {
+	v += 0 // −0 + 0 = +0
 	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e15 {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// approxText is v to six significant digits, or two decimals from 10⁴ to
-// 10¹⁵ (as value prints such outputs).
-func approxText(v float64) string {
+// approxText is v to 6 + extra significant digits, or 2 + extra decimals
+// from 10⁴ to 10¹⁵ (as value prints such outputs), without trailing
+// zeros.
+func approxText(v float64, extra int) string {
+	v += 0
 	if a := math.Abs(v); a >= 1e4 && a < 1e15 {
-		return value(v)
+		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(v, 'f', 2+extra, 64), "0"), ".")
 	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
+	return strconv.FormatFloat(v, 'g', 6+extra, 64)
 }
 
 // intervalsText lists the intervals the cells of groups below k make,
-// merging adjacent cells: "outputs in [11.87, +∞)"; beyond maxListed
+// merging adjacent cells: "outputs in [11.8666, +∞)"; beyond maxListed
 // intervals, their number and the interval that spans them.
 func intervalsText(g stat.Grouping, k int) string {
 	p := g.Partition
@@ -117,10 +127,13 @@ func intervalsText(g stat.Grouping, k int) string {
 			continue
 		}
 		lo, hi := p.Bounds(c)
+		before := c+1 < p.Cells() && p.Atom(c+1)
 		if c == prev+1 {
-			ivs[len(ivs)-1].hi, ivs[len(ivs)-1].atom = hi, false
+			last := &ivs[len(ivs)-1]
+			last.hi, last.atom, last.endsAtom, last.beforeAtom = hi, false, p.Atom(c), before
 		} else {
-			ivs = append(ivs, interval{lo: lo, hi: hi, atom: p.Atom(c)})
+			ivs = append(ivs, interval{lo: lo, hi: hi, atom: p.Atom(c),
+				afterAtom: c > 0 && p.Atom(c-1), startsAtom: p.Atom(c), endsAtom: p.Atom(c), beforeAtom: before})
 		}
 		prev = c
 	}
@@ -132,7 +145,9 @@ func intervalsText(g stat.Grouping, k int) string {
 	case len(ivs) == 0:
 		return "no " + what
 	case len(ivs) > maxListed:
-		return fmt.Sprintf("%s in %d intervals within %s", what, len(ivs), interval{lo: ivs[0].lo, hi: ivs[len(ivs)-1].hi})
+		first, last := ivs[0], ivs[len(ivs)-1]
+		span := interval{lo: first.lo, hi: last.hi, afterAtom: first.afterAtom, startsAtom: first.startsAtom, endsAtom: last.endsAtom, beforeAtom: last.beforeAtom}
+		return fmt.Sprintf("%s in %d intervals within %s", what, len(ivs), span)
 	}
 	parts := make([]string, len(ivs))
 	for i, iv := range ivs {

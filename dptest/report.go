@@ -153,9 +153,11 @@ type Report struct {
 	// Location); for an (ε, δ)-DP or Gaussian-DP claim, the
 	// likelihood-ratio test's (or half-line's) event whose bound the
 	// confirmation computed, one point of TradeOff. Interval ends are
-	// printed to six significant digits, but for an end one float above a
-	// value of fewer digits (an atom's), which is that value exactly:
-	// "(5, 7.5)" holds neither 5 nor 7.5. EventCounts are how many of X's
+	// printed to six significant digits (two decimals from 10⁴ to 10¹⁵),
+	// more where an interval's two ends would print alike, but for an end
+	// at an atom's value or one float above a value (an atom's, or a cut
+	// beside an output), which is exact: "(5, 7.5]" holds 7.5, not 5; an
+	// atom is "{v}". EventCounts are how many of X's
 	// and of Y's Samples draws fell in it, in that confirmation, and
 	// EventLevel the level α of its bound. Where the claim's own criterion
 	// found the violation, LowerBound follows from these alone: for DP,
