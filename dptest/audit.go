@@ -415,35 +415,61 @@ func (cs *candidates[D]) simplifierFor(in []search.Input[D]) func(fixtures.Pair[
 }
 
 // inputs lists a run's candidates: the explicit pairs, then the pairs its
-// seed draws from the generator (drawn once per seed), each pair once: a
-// generator of few distinct pairs repeats them, so it stops after
-// wideAttempts·n draws with what it has.
+// seed draws from the generator (drawn once per seed), each pair once (a
+// pair swapped is the same two measures; distinctPairs).
 func (cs *candidates[D]) inputs(seed uint64) ([]search.Input[D], error) {
 	if in, ok := cs.drawn[seed]; ok {
 		return in, nil
 	}
 	var in []search.Input[D]
-	seen := make(map[string]bool, len(cs.pairs)+cs.n)
+	seen := distinctPairs[D]{}
 	for i, p := range cs.pairs {
-		if key := fmt.Sprint(p); !seen[key] {
-			seen[key] = true
+		if seen.add(p) {
 			in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("pair %d", i+1)})
 		}
 	}
-	generated := 0
-	for i := 0; cs.gen != nil && i < wideAttempts*cs.n && generated < cs.n; i++ {
-		p, err := cs.example(int(plan.SubSeed(seed, "generate", i) >> 1))
-		if err != nil {
-			return nil, err
-		}
-		if key := fmt.Sprint(p); !seen[key] {
-			seen[key] = true
-			generated++
-			in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("generated %d", generated)})
-		}
+	generated, err := cs.drawDistinct(seed, "generate", cs.n, seen)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range generated {
+		in = append(in, search.Input[D]{Pair: p, Source: fmt.Sprintf("generated %d", i+1)})
 	}
 	cs.drawn[seed] = in
 	return in, nil
+}
+
+// drawDistinct draws up to n pairs from the generator on the streams of
+// label, none among seen (which it extends): a generator of few distinct
+// pairs repeats them, so it stops after wideAttempts·n draws with what it
+// has. A generator that never repeats a pair nor draws one of seen gives
+// its first n draws.
+func (cs *candidates[D]) drawDistinct(seed uint64, label string, n int, seen distinctPairs[D]) ([]fixtures.Pair[D], error) {
+	var out []fixtures.Pair[D]
+	for i := 0; cs.gen != nil && i < wideAttempts*n && len(out) < n; i++ {
+		p, err := cs.example(int(plan.SubSeed(seed, label, i) >> 1))
+		if err != nil {
+			return nil, err
+		}
+		if seen.add(p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// distinctPairs is a set of pairs identified by their datasets
+// (search.PairKey), each also standing for its swapped pair.
+type distinctPairs[D any] map[string]bool
+
+// add adds p and reports whether neither it nor its swapped pair was in.
+func (s distinctPairs[D]) add(p fixtures.Pair[D]) bool {
+	key, swapped := search.PairKey(p), search.PairKey(search.Swapped(p))
+	if s[key] || s[swapped] {
+		return false
+	}
+	s[key] = true
+	return true
 }
 
 // first is the pair whose X the replay check draws on: the first
@@ -463,33 +489,29 @@ func (cs *candidates[D]) first(in []search.Input[D]) (p fixtures.Pair[D], err er
 
 // wide lists a run's wide pairs (search.Config.Wide): n more pairs its
 // seed draws from the generator, on their own streams, none among in or
-// drawn before; a generator of few distinct pairs repeats them, so it
-// stops after wideAttempts·n draws with what it has. Drawn once per seed.
+// drawn before (drawDistinct). Drawn once per seed.
 func (cs *candidates[D]) wide(seed uint64, in []search.Input[D], n int) ([]search.Input[D], error) {
 	if w, ok := cs.wideDrawn[seed]; ok || cs.gen == nil {
 		return w, nil
 	}
-	seen := make(map[string]bool, len(in)+n)
+	seen := distinctPairs[D]{}
 	for _, c := range in {
-		seen[fmt.Sprint(c.Pair)] = true
+		seen.add(c.Pair)
+	}
+	pairs, err := cs.drawDistinct(seed, "generate wide", n, seen)
+	if err != nil {
+		return nil, err
 	}
 	var w []search.Input[D]
-	for i := 0; i < wideAttempts*n && len(w) < n; i++ {
-		p, err := cs.example(int(plan.SubSeed(seed, "generate wide", i) >> 1))
-		if err != nil {
-			return nil, err
-		}
-		if key := fmt.Sprint(p); !seen[key] {
-			seen[key] = true
-			w = append(w, search.Input[D]{Pair: p, Source: fmt.Sprintf("wide %d", len(w)+1)})
-		}
+	for i, p := range pairs {
+		w = append(w, search.Input[D]{Pair: p, Source: fmt.Sprintf("wide %d", i+1)})
 	}
 	cs.wideDrawn[seed] = w
 	return w, nil
 }
 
-// wideAttempts bounds the draws from the generator for a run's wide pairs
-// at wideAttempts times the pairs wanted.
+// wideAttempts bounds the draws from the generator for a run's generated
+// or wide pairs at wideAttempts times the pairs wanted.
 const wideAttempts = 4
 
 // example draws one pair from the generator.

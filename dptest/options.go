@@ -135,9 +135,10 @@ func Confidence(conf float64) Option {
 }
 
 // Candidates sets how many pairs are drawn from the Neighbors generator (or
-// the default one): distinct pairs, none among the explicit ones, within
-// four times as many draws (a generator of fewer distinct pairs gives
-// what it has). It must be ≥ 0. An audit given pairs (Pairs,
+// the default one): distinct pairs (a pair and its swap, X and Y
+// exchanged, are one: the same two directions), none among the explicit
+// ones, within four times as many draws (a generator of fewer distinct
+// pairs gives what it has). It must be ≥ 0. An audit given pairs (Pairs,
 // WithPairs) and no generator draws none: the default generator applies
 // only to an audit with neither, so Candidates then has nothing to draw
 // from.

@@ -63,18 +63,16 @@ func shift(x, y []float64) float64 {
 	return sum(x) - sum(y)
 }
 
-// A generator of few distinct pairs gives each once: three pairs drawn
-// for twenty candidates are screened three times, not twenty, and the two
-// confirmed are two distinct (pair, direction) candidates.
+// A generator of few distinct pairs gives each once, and a pair swapped
+// (X and Y exchanged: the same two directions) is the same pair: three
+// pairs drawn for twenty candidates, two of them one pair swapped, are
+// two pairs screened, not twenty.
 func TestAGeneratorThatRepeatsItsPairsIsScreenedOncePerPair(t *testing.T) {
 	three := rapid.SampledFrom([]fixtures.Pair[[]float64]{
 		{X: []float64{1}, Y: []float64{0}}, {X: []float64{0}, Y: []float64{1}}, {X: []float64{0.5}, Y: []float64{0}},
 	})
-	lap := dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return x[0] + r.NormFloat64() }).WithNeighbors(three)
-	rep, err := dptest.AuditRDP(lap, 2, 1, dptest.Candidates(20), dptest.Samples(20_000), dptest.Seed(1))
+	gauss := dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return x[0] + r.NormFloat64() }).WithNeighbors(three)
+	rep, err := dptest.AuditRDP(gauss, 2, 1, dptest.Candidates(20), dptest.Samples(20_000), dptest.Seed(1))
 	require.NoError(t, err)
-	require.Equal(t, 3, rep.PairsSearched, "%s", rep)
-	require.Len(t, rep.Confirmations, 2)
-	a, b := rep.Confirmations[0], rep.Confirmations[1]
-	require.False(t, a.Direction == b.Direction && a.Witness.(fixtures.Pair[[]float64]).X[0] == b.Witness.(fixtures.Pair[[]float64]).X[0], "%s", rep)
+	require.Equal(t, 2, rep.PairsSearched, "%s", rep)
 }

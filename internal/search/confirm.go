@@ -141,10 +141,11 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 }
 
 // distinctLeading lists the indices of the first k candidates, in order,
-// that differ in pair or direction from every one before them: a pair
-// screened twice (a generator that repeats it, a simplification that
-// returns to it) is one candidate of each direction, whose one sampling
-// per round counts one event for each.
+// that measure something none before them does: a pair screened twice (a
+// generator that repeats it, a simplification that returns to it) is one
+// candidate of each direction, whose one sampling per round counts one
+// event for each, and a pair's direction is its swapped pair's other
+// direction.
 func distinctLeading[D, F any](cands []Candidate[D, F], k int) []int {
 	var out []int
 	for i, c := range cands {
@@ -152,7 +153,8 @@ func distinctLeading[D, F any](cands []Candidate[D, F], k int) []int {
 			break
 		}
 		if !slices.ContainsFunc(out, func(j int) bool {
-			return cands[j].Reverse == c.Reverse && sameDatasets(cands[j].Pair, c.Pair)
+			o := cands[j]
+			return o.Reverse == c.Reverse && sameDatasets(o.Pair, c.Pair) || o.Reverse != c.Reverse && sameDatasets(o.Pair, Swapped(c.Pair))
 		}) {
 			out = append(out, i)
 		}

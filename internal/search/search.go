@@ -848,7 +848,18 @@ func reverseIndex(reverse bool) int {
 	return 0
 }
 
-func sameDatasets[D any](a, b fixtures.Pair[D]) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+// sameDatasets reports whether two pairs hold the same datasets in the
+// same order (PairKey).
+func sameDatasets[D any](a, b fixtures.Pair[D]) bool { return PairKey(a) == PairKey(b) }
+
+// PairKey identifies a pair's datasets by their Go syntax (%#v), which
+// quotes strings and calls no String method, so that distinct datasets
+// do not print alike: ["a b"] and ["a", "b"] differ.
+func PairKey[D any](p fixtures.Pair[D]) string { return fmt.Sprintf("%#v", p) }
+
+// Swapped is p with its datasets exchanged: its directions are p's, in
+// the other order.
+func Swapped[D any](p fixtures.Pair[D]) fixtures.Pair[D] { return fixtures.Pair[D]{X: p.Y, Y: p.X} }
 
 // PairError is a failure while sampling a pair.
 type PairError[D any] struct {

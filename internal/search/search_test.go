@@ -820,4 +820,18 @@ func TestConfirmTakesEachPairAndDirectionOnce(t *testing.T) {
 	}
 	require.Zero(t, cands[1].Confirmations[0].LowerBound, "the repeat is not confirmed")
 	require.Equal(t, []int{0, 2}, distinctLeading([]Candidate[int, finding]{cands[0], cands[1], cands[3]}, 2), "the repeat's place goes to the next")
+	swapped := Candidate[int, finding]{Pair: fixtures.Pair[int]{X: 0, Y: 1}, Reverse: true}
+	require.Equal(t, []int{0, 2}, distinctLeading([]Candidate[int, finding]{cands[0], swapped, cands[3]}, 2), "a pair's direction is its swap's other")
+	require.Equal(t, []int{0, 1}, distinctLeading([]Candidate[int, finding]{cands[0], {Pair: swapped.Pair}}, 2), "and not its swap's same")
+	s := &screening[int, finding]{cands: []Candidate[int, finding]{cands[0], cands[1], cands[3]}}
+	require.Equal(t, []fixtures.Pair[int]{a, b}, s.leadingPairs(func(Candidate[int, finding]) bool { return true }), "the pairs confirm would confirm")
+}
+
+// Pairs are told apart by their datasets' Go syntax: strings that print
+// alike with %v differ.
+func TestPairKey(t *testing.T) {
+	require.NotEqual(t, PairKey(fixtures.Pair[[]string]{X: []string{"a b"}}), PairKey(fixtures.Pair[[]string]{X: []string{"a", "b"}}))
+	require.NotEqual(t, PairKey(fixtures.Pair[string]{X: "a b", Y: "c"}), PairKey(fixtures.Pair[string]{X: "a", Y: "b c"}))
+	require.Equal(t, PairKey(fixtures.Pair[[]float64]{X: []float64{1}}), PairKey(fixtures.Pair[[]float64]{X: []float64{1}}))
+	require.True(t, sameDatasets(Swapped(fixtures.Pair[int]{X: 1, Y: 2}), fixtures.Pair[int]{X: 2, Y: 1}))
 }
