@@ -297,5 +297,5 @@ func ExampleFindPairs() {
 		return
 	}
 	fmt.Println("violated:", rep.Violated, "trials screened:", rep.Trials)
-	// Output: violated: true trials screened: 6
+	// Output: violated: true trials screened: 3
 }

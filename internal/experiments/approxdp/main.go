@@ -95,6 +95,24 @@ func exactRelease(sigma float64) dptest.Mechanism[[]float64] {
 	})
 }
 
+// rawRelease returns Σx with probability p, Σx + Laplace(b) otherwise:
+// for b = 1 and pairs whose sums differ by at most 1, δ(1) = p exactly
+// (the atom at Σx, which the other dataset never produces; the Laplace
+// part's ratio is at most e).
+func rawRelease(p, b float64) dptest.Mechanism[[]float64] {
+	lap := mechanisms.Laplace{B: b}
+	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
+		if r.Float64() < p {
+			s := 0.0
+			for _, v := range x {
+				s += v
+			}
+			return s
+		}
+		return lap.Sample(r, x)
+	})
+}
+
 func cases() []claim {
 	var cs []claim
 	for _, sigma := range []float64{0.5, 1} {
@@ -127,7 +145,9 @@ func cases() []claim {
 			claim{name, rr(2), false, eps, d, d, false},
 			claim{name + ", ε₀ doubled", rr(4), false, eps, d, rrDelta(4, eps), true})
 	}
-	cs = append(cs, claim{"exact release p=0.05, N(0,2²) ε=1", exactRelease(2), false, 1, 0.01, 0.05 + 0.95*hockey.GaussianProfile(0.5, 1), true})
+	cs = append(cs, claim{"exact release p=0.05, N(0,2²) ε=1", exactRelease(2), false, 1, 0.01, 0.05 + 0.95*hockey.GaussianProfile(0.5, 1), true},
+		claim{"raw release p=0.01, Laplace b=1 ε=1", rawRelease(0.01, 1), false, 1, 0.01, 0.01, false},
+		claim{"raw release p=0.01, Laplace b=1 ε=1 at δ/1.5", rawRelease(0.01, 1), false, 1, 0.01 / 1.5, 0.01, true})
 	return cs
 }
 
