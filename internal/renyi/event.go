@@ -100,7 +100,8 @@ func BestPrefix(order, held *stat.Table, n int, reverse bool, alpha float64, mea
 	return grouping(order, ks, group, 2), best
 }
 
-// PrefixGroups chooses the event as BestPrefix does, but among every
+// PrefixGroups chooses the event as BestPrefix does (with the held counts
+// moved EventHeldPenalty standard errors against each prefix), but among every
 // prefix (those whose predicted P(E) does not exceed Q(E) included), the
 // best predicted bound however small, so that an event is chosen even
 // where no prefix predicts a positive bound, and groups the ordered cells
@@ -126,26 +127,30 @@ func PrefixGroups(order, held *stat.Table, n int, reverse bool, predict Predicti
 }
 
 // HeldPenalty is how many of the held-out draws' own standard errors
-// PrefixGroups and BestPrefix move each prefix's held counts against it
-// (P(E) down, Q(E) up) before predicting its bound at the confirmation's
-// size: the held-out half is a twentieth of a confirmation, and among many
-// prefixes the one whose held counts erred most in its favour would
-// otherwise win (a far-tail event whose Gaussian-DP level the held draws
-// overstate; a Rényi event of NonDPGaussian2 at ε = 0.01, chosen over
-// the grouped cells, that confirmed a twenty-fifth of the truth, a third of
-// its audits at 5·10⁴ draws ending inconclusive so; a Gaussian's far tail
-// at λ = 2, predicted at 3.7 and confirmed at 1.1 of a true 3.7).
+// BestPrefix (the Rényi criterion's one event) moves each prefix's held
+// counts against it (P(E) down, Q(E) up) before predicting its bound at
+// the confirmation's size: the held-out half is a twentieth of a
+// confirmation, and among many prefixes the one whose held counts erred
+// most in its favour would otherwise win (a Rényi event of NonDPGaussian2
+// at ε = 0.01, chosen over the grouped cells, that confirmed a
+// twenty-fifth of the truth, a third of its audits at 5·10⁴ draws ending
+// inconclusive so; a Gaussian's far tail at λ = 2, predicted at 3.7 and
+// confirmed at 1.1 of a true 3.7). PrefixGroups moves them
+// EventHeldPenalty.
 const HeldPenalty = 1
 
-// EventHeldPenalty is HeldPenalty for PrefixGroups, whose caller compares
-// the best prefixes of several orderings of one table (raw, one-sided,
-// smoothed, by position) and keeps the highest: among them an event many
-// times wider than another with the same measure has held counts many
-// times noisier, and one held standard error let it win on its noise (an
-// atom of P(E) = 0.01 that the other dataset never produces, beside
-// Laplace cells whose ratio is exactly e^ε: the atom bounds δ at about
-// 0.0097 of 0.01 on a million draws, the half-line holding it and half
-// the outputs at 0.006).
+// EventHeldPenalty is HeldPenalty for PrefixGroups, the event criteria's
+// choice (a far-tail event whose Gaussian-DP level the held draws
+// overstate needed one), whose caller compares the best prefixes of
+// several orderings (raw, one-sided, smoothed and, for a hockey-stick
+// divergence at δ > 0 on numbers, by position) of several tables (the
+// outputs' cells, their values one by one, a vector's scores) and keeps
+// the highest: among them an event many times wider than another with
+// the same measure has held counts many times noisier, and one held
+// standard error let it win on its noise (an atom of P(E) = 0.01 that
+// the other dataset never produces, beside Laplace cells whose ratio is
+// exactly e^ε: the atom bounds δ at about 0.0097 of 0.01 on a million
+// draws, the half-line holding it and half the outputs at 0.006).
 const EventHeldPenalty = 2
 
 // Prediction predicts the bound a confirmation of n draws per side will
