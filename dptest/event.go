@@ -1,10 +1,8 @@
 package dptest
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,7 +108,7 @@ func exactText(v float64) string {
 func approxText(v float64, extra int) string {
 	v += 0
 	if a := math.Abs(v); a >= 1e4 && a < 1e15 {
-		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(v, 'f', 2+extra, 64), "0"), ".")
+		return decimalsText(v, 2+extra)
 	}
 	return strconv.FormatFloat(v, 'g', 6+extra, 64)
 }
@@ -196,14 +194,14 @@ func valuesText(g stat.Grouping, k int) string {
 	return b.String()
 }
 
-// compareValues orders numbers by value, before anything else, which is
-// ordered by its printed form.
+// compareValues orders numbers by value (stat.CompareNumberKeys: integers
+// exactly), before anything else, which is ordered by its printed form.
 func compareValues(a, b any) int {
-	x, xok := number(a)
-	y, yok := number(b)
+	x, xok := stat.NumberKeyOf(a)
+	y, yok := stat.NumberKeyOf(b)
 	switch {
 	case xok && yok:
-		return cmp.Compare(x, y)
+		return stat.CompareNumberKeys(x, y)
 	case xok != yok:
 		if xok {
 			return -1
@@ -211,18 +209,4 @@ func compareValues(a, b any) int {
 		return 1
 	}
 	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
-}
-
-// number is v as a float64 when it is of a numeric kind.
-func number(v any) (float64, bool) {
-	r := reflect.ValueOf(v)
-	switch {
-	case r.CanInt():
-		return float64(r.Int()), true
-	case r.CanUint():
-		return float64(r.Uint()), true
-	case r.CanFloat():
-		return r.Float(), true
-	}
-	return 0, false
 }

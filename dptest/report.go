@@ -748,9 +748,14 @@ func value(v any) string {
 	if a := math.Abs(f); a >= 1e4 && a < 1e15 {
 		// Four significant digits of an output at a large offset (a count
 		// near 2⁴⁰) would not say where it is: print it to two decimals.
-		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), ".")
+		return decimalsText(f, 2)
 	}
 	return num(f)
+}
+
+// decimalsText prints v to the given decimals, without trailing zeros.
+func decimalsText(v float64, decimals int) string {
+	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(v, 'f', decimals, 64), "0"), ".")
 }
 
 // num prints a number with four significant digits.

@@ -290,7 +290,7 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64
 	}
 	return Score{
 		Estimate: r.Estimate, StdErr: widest, LowerBound: r.LowerBound, Tests: tests,
-		Counts:     [2]int64{ep, eq}, Level: alpha,
+		Counts: [2]int64{ep, eq}, Level: alpha,
 		Unbounded:  ep > 0 && eq == 0,
 		MarginHeld: c.marginHeld(cp, cq, n, n, HoldZ),
 		Unresolved: cmp.Or(sparseReason(f.SparseValues), c.unseen(f, cp, n, alpha)),
