@@ -314,6 +314,63 @@ func TestGDPOfTheLaplaceMechanism(t *testing.T) {
 	require.True(t, rep.Violated, "%s", rep)
 }
 
+// roundedGaussian is the Gaussian mechanism of scale σ on the number of
+// records, rounded to an integer: μ-GDP at exactly μ = 1/σ, since
+// rounding is post-processing and each test "output ≥ k" is a threshold
+// test of the unrounded outputs, which shows 1/σ exactly.
+func roundedGaussian(sigma float64) dptest.Mechanism[[]int] {
+	return dptest.Discrete(func(r *rand.Rand, x []int) int {
+		return int(math.Round(float64(len(x)) + sigma*r.NormFloat64()))
+	}).WithNeighbors(histogramPairs())
+}
+
+// A rounded Gaussian claimed at its exact μ: its far tails put a few
+// draws in a million on integers the screening never saw (2·10⁻⁵ of them
+// at σ = 2). Compared as δ is, as if μ added up (Φ⁻¹(s) − Φ⁻¹(u₀) = 0.28
+// against 0.5·μ = 0.25), they left these seeds' audits inconclusive; on
+// one dataset's outputs alone beside the rest at the claim they show 0.50,
+// within 1.5·μ, and the audits pass. The claim at μ/1.5 fails. Each audit
+// fails a correct claim with probability at most 10⁻⁴.
+func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
+	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20)}
+	m := roundedGaussian(2)
+	for _, seed := range []uint64{10, 19} {
+		rep, err := dptest.AuditGDP(m, 0.5, append(full, dptest.Seed(seed))...)
+		require.NoError(t, err, "seed %d", seed)
+		require.False(t, rep.Violated, "%s", rep)
+		require.Greater(t, rep.LowerBound, 0.95*0.5, "%s", rep)
+	}
+	rep, err := dptest.AuditGDP(m, 0.5/1.5, append(full, dptest.Seed(10))...)
+	require.NoError(t, err)
+	require.True(t, rep.Violated, "%s", rep)
+}
+
+// Outputs never seen twice: unique to their dataset in 3% of draws
+// (μ = ∞), they show Φ⁻¹(0.03) − Φ⁻¹(u₀) ≈ 2.5 on their own, and a claim
+// of μ = 1 must not pass; drawn alike by both datasets in 3·10⁻³ or
+// 5·10⁻⁴ of draws beside a rounded Gaussian of μ = 3 or 4, they could
+// show no more than μ beside it, and the claim passes (a first version
+// capped their P(E) at 1 and read them as +∞ there).
+func TestGDPOnOutputsNeverSeenTwice(t *testing.T) {
+	m := uniqueOutputsOfEach()
+	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	rep, err := dptest.AuditGDP(m, 1, dptest.Samples(200_000), pair, dptest.Seed(18))
+	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)
+	require.ErrorContains(t, err, "never saw")
+
+	for _, c := range []struct{ mu, unique float64 }{{3, 3e-3}, {4, 5e-4}} {
+		tagged := dptest.Discrete(func(r *rand.Rand, x []int) string {
+			if r.Float64() < c.unique {
+				return fmt.Sprintf("u%d", r.Uint64())
+			}
+			return fmt.Sprint(int(math.Round(float64(len(x)) + r.NormFloat64()/c.mu)))
+		}).WithNeighbors(histogramPairs())
+		rep, err := dptest.AuditGDP(tagged, c.mu, dptest.Samples(100_000), dptest.Candidates(5), dptest.Seed(1))
+		require.NoError(t, err, "μ %g", c.mu)
+		require.False(t, rep.Violated, "%s", rep)
+	}
+}
+
 // A discrete Laplace (two-sided geometric, mass ∝ e^{−|k|/b}) of scale
 // b = 1,000 on the integers 1,000 and 0, whose values are drawn a few
 // times each and screened in ranges: its exact δ(½) = Σ_k max(0, p_k −
@@ -431,12 +488,11 @@ func TestApproxDPAtALargeEpsilonIsNotPassedSilently(t *testing.T) {
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
 }
 
-// Outputs the screening never saw: 3% of draws are values unique to
-// their dataset (never repeated), so H_{e^1} = 0.03 on the event of X's;
-// no table of values can tell them apart, and a claim of δ = 0.01 must
-// not pass.
-func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
-	m := dptest.Discrete(func(r *rand.Rand, x []float64) string {
+// uniqueOutputsOfEach returns "A" in 97% of draws and otherwise a value
+// never drawn before, marked with its dataset's side (x₀ ≥ ½ or not): 3%
+// of each dataset's draws are outputs the other never produces.
+func uniqueOutputsOfEach() dptest.Mechanism[[]float64] {
+	return dptest.Discrete(func(r *rand.Rand, x []float64) string {
 		if r.Float64() < 0.97 {
 			return "A"
 		}
@@ -446,6 +502,14 @@ func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
 		}
 		return fmt.Sprintf("%s-%d", side, r.Uint64())
 	})
+}
+
+// Outputs the screening never saw: 3% of draws are values unique to
+// their dataset (never repeated), so H_{e^1} = 0.03 on the event of X's;
+// no table of values can tell them apart, and a claim of δ = 0.01 must
+// not pass.
+func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
+	m := uniqueOutputsOfEach()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditApproxDP(m, 1, 0.01, dptest.Samples(200_000), pair, dptest.Seed(18))
 	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)

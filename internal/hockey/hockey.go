@@ -48,6 +48,53 @@ type Measure struct {
 	// Weight is e^ε for the hockey-stick divergence H_{e^ε}, 0 for other
 	// measures.
 	Weight float64
+	// Allowed returns the largest P(E) that a claim of the measure at
+	// threshold allows an event with Q(E) = q: min(1, e^ε·q + δ) for the
+	// hockey-stick divergence, Φ(Φ⁻¹(q) + μ) for Gaussian DP (the power
+	// 1 − G_μ(q) of the best test of level q).
+	Allowed func(q, threshold float64) float64
+}
+
+// Hidden is the most that outputs holding a share s of P's draws and at
+// most u of Q's (u the upper bound of a count of 0) could show beside the
+// rest of the outputs holding the claim at threshold exactly: P a mixture
+// (1 − s)·P′ + s·U, the pair (P′, Q) at the claim, U on those outputs
+// alone, and the event E ∪ U for E the claim's best test of level q:
+//
+//	sup over 0 ≤ q ≤ ½ of m((1 − s)·Allowed(q, threshold) + s, min(q + u, 1))
+//
+// read at q = 0 and on a grid of 32 values of q a decade, from ½ down to a
+// hundredth of min(s, u) (at most 20 decades). It is what outputs a
+// confirmation cannot tell apart (values the screening never saw) could
+// hide beside the claim. For the hockey-stick divergence it is attained
+// at q = 0: δ + s·(1 − δ) − e^ε·u, the claim's δ and theirs adding up. For
+// Gaussian DP it is not additive: alone they show Φ⁻¹(s) − Φ⁻¹(u), joined
+// to a test of the claim of level q somewhat more, and for small s about
+// μ itself at q = ½ (a share of 2·10⁻⁵ of a million draws at μ = 0.5:
+// 0.28 alone, 0.50 joined). Above q = ½ the measure only falls (the
+// largest at q = ½ for μ from 0.1 to 5 and shares from 10⁻⁶ to 0.3, at
+// 10⁵ and 10⁶ draws), and P near 1 rounds to 1 in floating point, where
+// Φ⁻¹ is +Inf; a point where it does so below q = ½ is skipped.
+func (m Measure) Hidden(s, u, threshold float64) float64 {
+	at := func(q float64) float64 {
+		a := (1-s)*m.Allowed(q, threshold) + s
+		if a >= 1 && s < 1 {
+			return math.Inf(-1) // 1 only by rounding (μ ≳ 8.3 at q = ½)
+		}
+		return m.Of(a, min(q+u, 1))
+	}
+	best := at(0)
+	low := min(s, u) / 100
+	for k := 0; k <= 32*20; k++ {
+		q := 0.5 * math.Pow(10, -float64(k)/32)
+		if q < low {
+			break
+		}
+		if v := at(q); v > best {
+			best = v
+		}
+	}
+	return best
 }
 
 // HockeyStick is the hockey-stick divergence of order e^ε,
@@ -65,6 +112,12 @@ func HockeyStick(eps float64) Measure {
 		},
 		Least:  leastHockeyStick(eps),
 		Weight: w,
+		Allowed: func(q, delta float64) float64 {
+			if q == 0 {
+				return min(delta, 1)
+			}
+			return min(w*q+delta, 1)
+		},
 	}
 }
 
@@ -101,6 +154,9 @@ func Gaussian() Measure {
 			return numeric.NormalQuantile(a) - numeric.NormalQuantile(b)
 		},
 		Least: leastGaussian,
+		Allowed: func(q, mu float64) float64 {
+			return numeric.NormalCDF(numeric.NormalQuantile(q) + mu)
+		},
 	}
 }
 
