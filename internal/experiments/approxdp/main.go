@@ -4,7 +4,8 @@
 //   - calibration: mechanisms claimed at their exact privacy profile or μ
 //     (the Gaussian mechanism at δ(ε) of Balle and Wang 2018 and at μ = Δ/σ,
 //     the Laplace mechanism at δ(ε′) = 1 − e^{(ε′−ε)/2}, randomized response
-//     at its exact hockey-stick divergence): false failures with their
+//     at its exact hockey-stick divergence, the Gaussian mechanism rounded
+//     to integers at μ): false failures with their
 //     Clopper–Pearson 95% interval, inconclusive verdicts, the median
 //     LowerBound/truth and seconds per audit;
 //   - power: the same claims on the mechanisms with σ or b halved (or ε₀
@@ -113,6 +114,18 @@ func rawRelease(p, b float64) dptest.Mechanism[[]float64] {
 	})
 }
 
+// roundedGaussian is the Gaussian mechanism of scale σ rounded to an
+// integer: μ-GDP at exactly μ = 1/σ on sums one apart (rounding is
+// post-processing, and each test "output ≥ k" is a threshold test of the
+// unrounded outputs, which shows 1/σ exactly), its tails a few integers
+// drawn a handful of times in a million.
+func roundedGaussian(sigma float64) dptest.Mechanism[[]float64] {
+	g := mechanisms.Gaussian{Sigma: sigma}
+	return dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+		return int64(math.Round(g.Sample(r, x)))
+	})
+}
+
 func cases() []claim {
 	var cs []claim
 	for _, sigma := range []float64{0.5, 1} {
@@ -148,6 +161,12 @@ func cases() []claim {
 	cs = append(cs, claim{"exact release p=0.05, N(0,2²) ε=1", exactRelease(2), false, 1, 0.01, 0.05 + 0.95*hockey.GaussianProfile(0.5, 1), true},
 		claim{"raw release p=0.01, Laplace b=1 ε=1", rawRelease(0.01, 1), false, 1, 0.01, 0.01, false},
 		claim{"raw release p=0.01, Laplace b=1 ε=1 at δ/1.5", rawRelease(0.01, 1), false, 1, 0.01 / 1.5, 0.01, true})
+	for _, sigma := range []float64{1, 2} {
+		name := fmt.Sprintf("GDP rounded Gaussian σ=%g", sigma)
+		cs = append(cs,
+			claim{name, roundedGaussian(sigma), true, 0, 1 / sigma, 1 / sigma, false},
+			claim{name + " at μ/1.5", roundedGaussian(sigma), true, 0, 1 / sigma / 1.5, 1 / sigma, true})
+	}
 	return cs
 }
 
