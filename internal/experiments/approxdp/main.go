@@ -5,9 +5,9 @@
 //     (the Gaussian mechanism at δ(ε) of Balle and Wang 2018 and at μ = Δ/σ,
 //     the Laplace mechanism at δ(ε′) = 1 − e^{(ε′−ε)/2}, randomized response
 //     at its exact hockey-stick divergence, the Gaussian mechanism rounded
-//     to integers at μ): false failures with their
-//     Clopper–Pearson 95% interval, inconclusive verdicts, the median
-//     LowerBound/truth and seconds per audit;
+//     to integers and the two-sided geometric mechanism at μ): false
+//     failures with their Clopper–Pearson 95% interval, inconclusive
+//     verdicts, the median LowerBound/truth and seconds per audit;
 //   - power: the same claims on the mechanisms with σ or b halved (or ε₀
 //     doubled), a mechanism releasing its exact statistic with probability
 //     0.05 claimed at δ = 0.01, and claims at truth/1.5: detected,
@@ -126,6 +126,44 @@ func roundedGaussian(sigma float64) dptest.Mechanism[[]float64] {
 	})
 }
 
+// discreteLaplace is the two-sided geometric mechanism of scale b
+// (mechanisms.DiscreteLaplace) on the sum rounded to an integer, which
+// neighbours change by at most 1.
+func discreteLaplace(b float64) dptest.Mechanism[[]float64] {
+	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: 1}
+	return dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return dl.Sample(r, int64(math.Round(s)))
+	})
+}
+
+// discreteLaplaceMu is the exact μ of the two-sided geometric mechanism of
+// scale b on counts one apart: the largest Φ⁻¹(P(≥ k)) − Φ⁻¹(Q(≥ k)) over
+// the threshold tests, P the count 1 and Q the count 0 (a family of
+// monotone ratio, whose trade-off curve is the chords between these
+// tests, above G_μ wherever they are). P(≥ k) = Q(≥ k − 1), and
+// Q(≥ k) = a^k/(1 + a) for k ≥ 1, 1 − a^{1−k}/(1 + a) for k ≤ 0,
+// a = e^{−1/b}.
+func discreteLaplaceMu(b float64) float64 {
+	a := math.Exp(-1 / b)
+	upper := func(k float64) float64 { // Q(≥ k)
+		if k >= 1 {
+			return math.Pow(a, k) / (1 + a)
+		}
+		return 1 - math.Pow(a, 1-k)/(1+a)
+	}
+	mu := 0.0
+	for k := -200.0; k <= 200; k++ {
+		if p, q := upper(k-1), upper(k); p < 1 && q > 0 {
+			mu = max(mu, hockey.Gaussian().Of(p, q))
+		}
+	}
+	return mu
+}
+
 func cases() []claim {
 	var cs []claim
 	for _, sigma := range []float64{0.5, 1} {
@@ -161,6 +199,12 @@ func cases() []claim {
 	cs = append(cs, claim{"exact release p=0.05, N(0,2²) ε=1", exactRelease(2), false, 1, 0.01, 0.05 + 0.95*hockey.GaussianProfile(0.5, 1), true},
 		claim{"raw release p=0.01, Laplace b=1 ε=1", rawRelease(0.01, 1), false, 1, 0.01, 0.01, false},
 		claim{"raw release p=0.01, Laplace b=1 ε=1 at δ/1.5", rawRelease(0.01, 1), false, 1, 0.01 / 1.5, 0.01, true})
+	for _, b := range []float64{1, 3} {
+		name, mu := fmt.Sprintf("GDP discrete Laplace b=%g", b), discreteLaplaceMu(b)
+		cs = append(cs,
+			claim{name, discreteLaplace(b), true, 0, mu, mu, false},
+			claim{name + " at μ/1.5", discreteLaplace(b), true, 0, mu / 1.5, mu, true})
+	}
 	for _, sigma := range []float64{1, 2} {
 		name := fmt.Sprintf("GDP rounded Gaussian σ=%g", sigma)
 		cs = append(cs,
