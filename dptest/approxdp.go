@@ -114,10 +114,9 @@ func approxDPClaim(eps, delta float64) plan.Claim {
 // inconclusive if the screening's own draws would refute the claim there,
 // and is otherwise named in the success line and [AuditGDP]'s
 // [Report.Alone]. Outputs the screening never saw leave a pass
-// inconclusive when, were they one dataset's alone (the other's share at
-// most u₀, the upper bound of a count of 0), they could show more than
-// 1.5·μ beside the rest of the outputs at the claim: a share s shows
-// Φ⁻¹(s) − Φ⁻¹(u₀) alone, and with a test of the claim at least about μ.
+// inconclusive when, were they one dataset's alone (tests of level 0,
+// which no finite μ allows), the audit's draws could have shown them
+// above μ, alone or joined to the claim's own tests of some level.
 // Bad input as for [RequireApproxDP] (μ < 0, NaN or +Inf).
 func RequireGDP[D any](t TestingT, m Mechanism[D], mu float64, opts ...Option) {
 	if h, ok := t.(tb.Helper); ok {

@@ -55,39 +55,32 @@ type Measure struct {
 	Allowed func(q, threshold float64) float64
 }
 
-// Hidden is the most that outputs holding a share s of P's draws and at
-// most u of Q's (u the upper bound of a count of 0) could show beside the
-// rest of the outputs holding the claim at threshold exactly: P a mixture
-// (1 − s)·P′ + s·U, the pair (P′, Q) at the claim, U on those outputs
-// alone, and the event E ∪ U for E the claim's best test of level q:
+// ShownBeside is the most that an audit of n draws per side could show,
+// each side bounded at alpha/2 as Bound's rectangle does at the expected
+// counts, of outputs that hold a share s of P's draws and none of Q's,
+// joined to the claim's best test of level q (P a mixture: (1 − s)·P′ +
+// s·U, the pair (P′, Q) at the claim, threshold):
 //
-//	sup over 0 ≤ q ≤ ½ of m((1 − s)·Allowed(q, threshold) + s, min(q + u, 1))
+//	sup over q of m(a₋(n·((1 − s)·Allowed(q, threshold) + s)), b₊(n·q)),
 //
-// read at q = 0 and on a grid of 32 values of q a decade, from ½ down to a
-// hundredth of min(s, u) (at most 20 decades). It is what outputs a
-// confirmation cannot tell apart (values the screening never saw) could
-// hide beside the claim. For the hockey-stick divergence it is attained
-// at q = 0: δ + s·(1 − δ) − e^ε·u, the claim's δ and theirs adding up. For
-// Gaussian DP it is not additive: alone they show Φ⁻¹(s) − Φ⁻¹(u), joined
-// to a test of the claim of level q somewhat more, and for small s about
-// μ itself at q = ½ (a share of 2·10⁻⁵ of a million draws at μ = 0.5:
-// 0.28 alone, 0.50 joined). Above q = ½ the measure only falls (the
-// largest at q = ½ for μ from 0.1 to 5 and shares from 10⁻⁶ to 0.3, at
-// 10⁵ and 10⁶ draws), and P near 1 rounds to 1 in floating point, where
-// Φ⁻¹ is +Inf; a point where it does so below q = ½ is skipped.
-func (m Measure) Hidden(s, u, threshold float64) float64 {
+// q = 0 and q on a grid of 32 values a decade from ½ down to where n·q
+// falls below ½ (at most 20 decades), counts rounded, a₋ and b₊ the exact
+// one-sided bounds. Where the other dataset may never produce them, such
+// outputs hide a violation of any size, and the question is whether n
+// draws could have shown it: for a Gaussian-DP level, when ShownBeside
+// exceeds the claim. (Above q = ½ the level only falls: Φ⁻¹(1 − x) −
+// Φ⁻¹(1 − (1 − s)·x) falls and Φ⁻¹(q + ·) − Φ⁻¹(q) rises with q there.)
+func (m Measure) ShownBeside(s float64, n int64, alpha, threshold float64) float64 {
+	fn := float64(n)
 	at := func(q float64) float64 {
-		a := (1-s)*m.Allowed(q, threshold) + s
-		if a >= 1 && s < 1 {
-			return math.Inf(-1) // 1 only by rounding (μ ≳ 8.3 at q = ½)
-		}
-		return m.Of(a, min(q+u, 1))
+		p := (1-s)*m.Allowed(q, threshold) + s
+		kp, kq := min(int64(math.Round(fn*p)), n), int64(math.Round(fn*q))
+		return m.Of(numeric.BinomialLower(kp, n, alpha/2), numeric.BinomialUpper(kq, n, alpha/2))
 	}
 	best := at(0)
-	low := min(s, u) / 100
 	for k := 0; k <= 32*20; k++ {
 		q := 0.5 * math.Pow(10, -float64(k)/32)
-		if q < low {
+		if fn*q < 0.5 {
 			break
 		}
 		if v := at(q); v > best {

@@ -299,24 +299,31 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, cp, cq []int64, n int64
 
 // unseen explains, or is empty, why the outputs the screening never saw
 // leave a pass unresolved: values outside its table (the grouping's
-// Unlisted group) that hold, on the bounded side, a share which, on
-// outputs of that side alone (the other's share at most the upper bound
-// of a count of 0) beside the rest at the claim, would show more than
-// ResolutionFactor times the threshold (hockey.Measure.Hidden), so that
-// such a violation could lie among them unseen. For the hockey-stick
-// divergence that is a share s with s·(1 − δ) − e^ε·u₀ above
-// (ResolutionFactor − 1)·δ, δ adding up. Gaussian DP does not add up so:
-// compared the same way (Φ⁻¹(s) − Φ⁻¹(u₀) against 0.5·μ), a rounded
-// Gaussian of σ = 2 at its exact μ = 0.5 was unresolved on the 2·10⁻⁵ of
-// a million draws its far tails put on integers the screening never saw
-// (0.28 against 0.25; beside the rest at the claim they show 0.50, against
-// 0.75).
+// Unlisted group) that hold, on the bounded side, a share that could hide
+// a violation of the claim. For the hockey-stick divergence, which adds
+// up, when the share less e^ε times the upper bound u₀ of a count of 0
+// exceeds (ResolutionFactor − 1)·δ: beside an event at δ, a violation of
+// ResolutionFactor times it. A Gaussian-DP level does not add up so: where
+// the other dataset may never produce them (μ = ∞ there), they hide a
+// violation of any size, and the pass is unresolved when n draws could
+// have shown it, beside the claim's best test of some level
+// (hockey.Measure.ShownBeside) above μ. Weighed as δ (Φ⁻¹(s) − Φ⁻¹(u₀)
+// against 0.5·μ), a rounded Gaussian of σ = 2 at its exact μ = 0.5 was
+// unresolved on the 2·10⁻⁵ of a million draws its far tails put on
+// integers the screening never saw, which could show 0.49.
 func (c eventCriterion[D]) unseen(f *EventFinding, cp []int64, n int64, alpha float64) string {
 	if f.Groups.Partition != nil || f.Gridded || c.threshold <= 0 {
 		return ""
 	}
 	share := float64(cp[f.Groups.Unlisted]) / float64(n)
-	if share == 0 || !(c.measure.Hidden(share, numeric.BinomialUpper(0, n, alpha/2), c.threshold) > ResolutionFactor*c.threshold) {
+	if share == 0 {
+		return ""
+	}
+	if c.measure.Weight > 0 {
+		if !(c.measure.Of(share, numeric.BinomialUpper(0, n, alpha/2)) > (ResolutionFactor-1)*c.threshold) {
+			return ""
+		}
+	} else if !(c.measure.ShownBeside(share, n, alpha, c.threshold) > c.threshold) {
 		return ""
 	}
 	return fmt.Sprintf("%.3g of the draws fall on values the screening never saw; their ratio cannot be told, and outputs of one dataset only among them could hide a violation of the claim", share)
