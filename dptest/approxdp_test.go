@@ -348,9 +348,10 @@ func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
 // The two-sided geometric mechanism of scale 3 on a count, at its exact
 // μ = 0.4169 (its best threshold test, by summation of its mass): its
 // tails put 4·10⁻⁵ to 10⁻⁴ of a million draws on integers the screening
-// never saw, which, were they one dataset's alone, a million draws could
-// show above μ: most audits end inconclusive on them (all did, weighed as
-// δ is), never failed, and μ/1.5 is detected. Each audit fails a correct
+// never saw, and shares above about 5·10⁻⁵, were they one dataset's
+// alone, a million draws could show above μ (0.41 at 4–5·10⁻⁵): most
+// audits end inconclusive on them (all did, weighed as δ is), none is
+// failed, and μ/1.5 is detected. Each audit fails a correct
 // claim with probability at most 10⁻⁴.
 func TestGDPOfATwoSidedGeometricAtItsExactMu(t *testing.T) {
 	const b = 3.0

@@ -68,8 +68,10 @@ type Measure struct {
 // one-sided bounds. Where the other dataset may never produce them, such
 // outputs hide a violation of any size, and the question is whether n
 // draws could have shown it: for a Gaussian-DP level, when ShownBeside
-// exceeds the claim. (Above q = ½ the level only falls: Φ⁻¹(1 − x) −
-// Φ⁻¹(1 − (1 − s)·x) falls and Φ⁻¹(q + ·) − Φ⁻¹(q) rises with q there.)
+// exceeds the claim. (Above q = ½ the level only falls, to within the
+// counts' rounding: with x = 1 − Allowed(q, threshold),
+// Φ⁻¹(1 − (1 − s)·x) − Φ⁻¹(1 − x) falls and Φ⁻¹(q + ·) − Φ⁻¹(q) rises
+// with q there.)
 func (m Measure) ShownBeside(s float64, n int64, alpha, threshold float64) float64 {
 	fn := float64(n)
 	at := func(q float64) float64 {
