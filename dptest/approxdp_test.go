@@ -327,9 +327,10 @@ func roundedGaussian(sigma float64) dptest.Mechanism[[]int] {
 // A rounded Gaussian claimed at its exact μ: its far tails put a few
 // draws in a million on integers the screening never saw (2·10⁻⁵ of them
 // at σ = 2). Compared as δ is, as if μ added up (Φ⁻¹(s) − Φ⁻¹(u₀) = 0.28
-// against 0.5·μ = 0.25), they left these seeds' audits inconclusive; on
-// one dataset's outputs alone beside the rest at the claim they show 0.50,
-// within 1.5·μ, and the audits pass. The claim at μ/1.5 fails. Each audit
+// against 0.5·μ = 0.25), they left these seeds' audits inconclusive; were
+// they one dataset's outputs alone, a million draws could show them at
+// 0.49 beside the claim's tests (hockey.Measure.ShownBeside), under μ,
+// and the audits pass. The claim at μ/1.5 fails. Each audit
 // fails a correct claim with probability at most 10⁻⁴.
 func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20)}

@@ -82,13 +82,19 @@ func rrDelta(eps0, eps float64) float64 {
 // 1 and scale b = 1/ε: 1 − e^{(ε′−ε)/2} for ε′ ≤ ε.
 func laplaceDelta(b, eps float64) float64 { return max(1-math.Exp((eps-1/b)/2), 0) }
 
+// sum is Σx.
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
 // exactRelease returns Σx with probability 0.05, Σx + N(0, σ²) otherwise.
 func exactRelease(sigma float64) dptest.Mechanism[[]float64] {
 	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
-		s := 0.0
-		for _, v := range x {
-			s += v
-		}
+		s := sum(x)
 		if r.Float64() < 0.05 {
 			return s
 		}
@@ -104,11 +110,7 @@ func rawRelease(p, b float64) dptest.Mechanism[[]float64] {
 	lap := mechanisms.Laplace{B: b}
 	return dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		if r.Float64() < p {
-			s := 0.0
-			for _, v := range x {
-				s += v
-			}
-			return s
+			return sum(x)
 		}
 		return lap.Sample(r, x)
 	})
@@ -132,11 +134,7 @@ func roundedGaussian(sigma float64) dptest.Mechanism[[]float64] {
 func discreteLaplace(b float64) dptest.Mechanism[[]float64] {
 	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: 1}
 	return dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
-		s := 0.0
-		for _, v := range x {
-			s += v
-		}
-		return dl.Sample(r, int64(math.Round(s)))
+		return dl.Sample(r, int64(math.Round(sum(x))))
 	})
 }
 
@@ -155,10 +153,10 @@ func discreteLaplaceMu(b float64) float64 {
 		}
 		return 1 - math.Pow(a, 1-k)/(1+a)
 	}
-	mu := 0.0
+	level, mu := hockey.Gaussian(), 0.0
 	for k := -200.0; k <= 200; k++ {
 		if p, q := upper(k-1), upper(k); p < 1 && q > 0 {
-			mu = max(mu, hockey.Gaussian().Of(p, q))
+			mu = max(mu, level.Of(p, q))
 		}
 	}
 	return mu
