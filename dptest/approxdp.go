@@ -40,7 +40,9 @@ import (
 // e^ε·ln(2/α′)/n, so a claim whose δ is below what that resolves (δ = 10⁻⁵
 // at a million draws; any δ at ε ≳ 12) ends inconclusive, naming the
 // sample size it would take, never passed; so does a pass where outputs
-// the screening never saw hold enough of the draws to hide a violation.
+// the screening never saw, drawn by one dataset beyond the other's draws
+// of the same values (counted value by value), hold enough of the draws
+// to hide a violation.
 // With δ = 0 the claim is pure ε-DP, audited and reported exactly as by
 // [RequireDP].
 //
@@ -114,9 +116,12 @@ func approxDPClaim(eps, delta float64) plan.Claim {
 // inconclusive if the screening's own draws would refute the claim there,
 // and is otherwise named in the success line and [AuditGDP]'s
 // [Report.Alone]. Outputs the screening never saw leave a pass
-// inconclusive when, were they one dataset's alone (tests of level 0,
-// which no finite μ allows), the audit's draws could have shown them
-// above μ, alone or joined to the claim's own tests of some level.
+// inconclusive when the draws one dataset made of them beyond the
+// other's draws of the same values (counted value by value), were they
+// that dataset's alone (tests of level 0, which no finite μ allows),
+// could have shown above μ, alone or joined to the claim's own tests of
+// some level. Values both datasets draw alike, as the far tails of a
+// discrete Laplace mechanism, are no such reason.
 // Bad input as for [RequireApproxDP] (μ < 0, NaN or +Inf).
 func RequireGDP[D any](t TestingT, m Mechanism[D], mu float64, opts ...Option) {
 	if h, ok := t.(tb.Helper); ok {

@@ -673,6 +673,8 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		switch {
 		case out.Sparse:
 			remedy = sparseRemedy
+		case out.Unseen:
+			remedy = unseenRemedy
 		case r.Criterion == plan.CriterionHockeyStick && out.Coarse:
 			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
 		case out.Coarse && math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
@@ -813,6 +815,10 @@ func endsRemedy(lambda float64, n int) string {
 // Gaussian of σ = 5 at λ = 20 weights outputs 4 to 6 σ out, and was
 // still unresolved at 10⁷ draws per side.
 const tailsRemedy = "more samples (-dptest.samples, dptest.Samples) reach further into that tail, but slowly: each tenfold sample reaches a Gaussian tail only about half a standard deviation further (the Gaussian of σ = 5 at λ = 20 is unresolved at 10⁷ draws per side); a lower order λ, whose evidence lies nearer the bulk, needs far fewer"
+
+// unseenRemedy is the remedy of an event audit left unresolved by values
+// its screening never saw (search.Outcome.Unseen).
+const unseenRemedy = "more samples (-dptest.samples, dptest.Samples) resolve it as far as those values repeat: the larger screening they bring lists more of them, and more draws match the others' counts; values drawn once each are never listed"
 
 // sparseRemedy is the remedy of an audit left unresolved by numbers
 // counted value by value that barely repeat (Outcome.Sparse).

@@ -260,6 +260,12 @@ type Outcome[D, F any] struct {
 	// the screening saw too few times each (a discrete output of many
 	// values), which more draws resolve only as far as the values repeat.
 	Sparse bool
+	// Unseen is set when Unresolved is values the screening never saw that
+	// one side drew beyond the other's draws of them (an event
+	// criterion's), which more draws resolve only as far as the values
+	// repeat: the larger screening lists more of them, and more draws
+	// match the rest.
+	Unseen bool
 	// EndsTooFew is set when Unresolved is a confirmation too small for
 	// the end zones of its order: each end needs 2λ² outputs per side,
 	// more than 1/renyi.ZoneFraction of the draws (so at least
@@ -426,6 +432,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	if !out.Violated {
 		out.Unresolved, out.UnresolvedUnbounded, out.InTails = unresolved(out.Confirmed)
 		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
+		out.Unseen = strings.HasPrefix(out.Unresolved, unseenPrefix)
 		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
 			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1), s.crit.Directions(), out.PerConfirm), true

@@ -17,14 +17,22 @@ type Grouping struct {
 	// screening never saw) is in group Unlisted.
 	OfValue  map[any]int
 	Unlisted int
+	// UnlistedBuckets, when positive (a grouping of values whose Unlisted
+	// group is its last and holds no listed value: [Grouping.WithBuckets]),
+	// also tallies the unlisted values by value as far as counts can:
+	// each falls in one of UnlistedBuckets buckets by a hash of its
+	// value, counted in group Unlisted+1+b, and adds a second hash of it
+	// (its fingerprint) to the wrapping sum in group
+	// Unlisted+1+UnlistedBuckets+b. [UnmatchedUnlisted] reads them.
+	UnlistedBuckets int
 }
 
 // GroupCounts is the statistic of one or more groupings: In[k][g] of the N
 // outputs added lay in group g of grouping k. It merges by addition.
 type GroupCounts[O comparable] struct {
-	In [][]int64
-	N  int64
-	of []func(O) int
+	In    [][]int64
+	N     int64
+	tally []func(O, []int64)
 	// When every grouping groups the cells of one partition (both
 	// directions of a pair), an output's cell is found once: cell, and
 	// ofCell[k] per grouping.
@@ -37,17 +45,17 @@ type GroupCounts[O comparable] struct {
 // outputs of a number type), a grouping of values into a map of O. A
 // grouping that cannot hold outputs of type O is an error.
 func NewGroupCounts[O comparable](gs []Grouping) (func() *GroupCounts[O], error) {
-	of := make([]func(O) int, len(gs))
+	tally := make([]func(O, []int64), len(gs))
 	for k, g := range gs {
-		f, err := lookup[O](g)
+		f, err := tallier[O](g)
 		if err != nil {
 			return nil, err
 		}
-		of[k] = f
+		tally[k] = f
 	}
 	cell, ofCell := sharedCells[O](gs)
 	return func() *GroupCounts[O] {
-		c := &GroupCounts[O]{In: make([][]int64, len(gs)), of: of, cell: cell, ofCell: ofCell}
+		c := &GroupCounts[O]{In: make([][]int64, len(gs)), tally: tally, cell: cell, ofCell: ofCell}
 		for k, g := range gs {
 			c.In[k] = make([]int64, g.Groups)
 		}
@@ -74,6 +82,38 @@ func sharedCells[O comparable](gs []Grouping) (func(O) int, [][]int) {
 	}
 	toFloat := AsFloat[O]() // lookup has checked that O is a number type
 	return func(v O) int { return p.Cell(toFloat(v)) }, ofCell
+}
+
+// tallier returns what counting one output does to a grouping's counts:
+// one more in its group, and for an unlisted value of a grouping with
+// UnlistedBuckets that valueHasher can hash, one more in its bucket and
+// its fingerprint added.
+func tallier[O comparable](g Grouping) (func(O, []int64), error) {
+	of, err := lookup[O](g)
+	if err != nil {
+		return nil, err
+	}
+	if g.UnlistedBuckets == 0 {
+		return func(v O, in []int64) { in[of(v)]++ }, nil
+	}
+	if err := g.checkBuckets(); err != nil {
+		return nil, err
+	}
+	count, sum := g.Unlisted+1, g.Unlisted+1+g.UnlistedBuckets
+	buckets := uint64(g.UnlistedBuckets)
+	hash := valueHasher[O]()
+	return func(v O, in []int64) {
+		k := of(v)
+		in[k]++
+		if k != g.Unlisted {
+			return
+		}
+		if h, ok := hash(v); ok {
+			b := int(mix(h, bucketMix) % buckets)
+			in[count+b]++
+			in[sum+b] = int64(uint64(in[sum+b]) + mix(h, fingerprintMix))
+		}
+	}, nil
 }
 
 func lookup[O comparable](g Grouping) (func(O) int, error) {
@@ -118,8 +158,8 @@ func (c *GroupCounts[O]) Add(v O) {
 		}
 		return
 	}
-	for k, of := range c.of {
-		c.In[k][of(v)]++
+	for k, tally := range c.tally {
+		tally(v, c.In[k])
 	}
 }
 
