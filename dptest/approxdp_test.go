@@ -408,6 +408,32 @@ func TestGDPOnUniqueOutputsOfBothDatasets(t *testing.T) {
 	}
 }
 
+// The discrete Gaussian mechanism (Canonne, Kamath and Steinke) has the
+// Gaussian's Rényi DP, λ/(2σ²) at integer orders, but not its trade-off:
+// its exact μ, by summation, is 2.488 at σ = ½ and 1.046 at σ = 1, above
+// the continuous Gaussian's 1/σ (its threshold test {M ≥ 1} at σ = ½:
+// P = 0.893, Q = 0.107). Claimed at 1/σ it fails (the bound 1.014 above 1
+// at σ = 1); at its exact μ and its exact RDP it passes. Each passing
+// audit fails a correct claim with probability at most 10⁻⁴.
+func TestDiscreteGaussianIsNotOneOverSigmaGDP(t *testing.T) {
+	for _, sigma := range []float64{0.5, 1} {
+		dg := mechanisms.DiscreteGaussian{Sigma: sigma, Sensitivity: 1}
+		m := dptest.Discrete(func(r *rand.Rand, x []int) int64 { return dg.Sample(r, int64(len(x))) }).WithNeighbors(histogramPairs())
+		rep, err := dptest.AuditGDP(m, 1/sigma, dptest.Seed(1))
+		require.NoError(t, err)
+		require.True(t, rep.Violated, "σ %g: %s", sigma, rep)
+		require.Greater(t, rep.LowerBound, 1/sigma)
+		if sigma == 1 {
+			rep, err = dptest.AuditGDP(m, dg.Mu(), dptest.Seed(1))
+			require.NoError(t, err)
+			require.False(t, rep.Violated, "%s", rep)
+			rep, err = dptest.AuditRDP(m, 2, dg.RDP(2), dptest.Seed(1))
+			require.NoError(t, err)
+			require.False(t, rep.Violated, "%s", rep)
+		}
+	}
+}
+
 // farValues is a rounded Gaussian of μ on the count, but that the count
 // 1 (of X) draws, in a share s, one of k far integers, 10⁹ apart from
 // its other outputs, and the count 0 in a share s/ratio: the same k

@@ -43,7 +43,9 @@
 //     vectors), with the sampled-Gaussian RDP of its correct clipping, and
 //     [SubsampledGaussianSteps], T Poisson-subsampled Gaussian steps with
 //     their exact RDP and the central limit theorem's μ they exceed;
-//   - an integer query: [DiscreteLaplace], whose Sample takes the query's
-//     answer, with its exact RDP and ε for answers Sensitivity apart;
+//   - an integer query, whose Sample takes the query's answer:
+//     [DiscreteLaplace], with its exact RDP and ε for answers Sensitivity
+//     apart, and [DiscreteGaussian], with its exact RDP, δ(ε) and μ (the
+//     last above the continuous Gaussian's Δ/σ);
 //   - approximate DP: [PartitionSelection], exactly (1, 0.05)-DP.
 package mechanisms

@@ -138,6 +138,14 @@ func discreteLaplace(b float64) dptest.Mechanism[[]float64] {
 	})
 }
 
+// discreteGaussian is dg on the rounded sum (the discrete Gaussian
+// mechanism of Canonne, Kamath and Steinke).
+func discreteGaussian(dg mechanisms.DiscreteGaussian) dptest.Mechanism[[]float64] {
+	return dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+		return dg.Sample(r, int64(math.Round(sum(x))))
+	})
+}
+
 // discreteLaplaceMu is the exact μ of the two-sided geometric mechanism of
 // scale b on counts one apart: the largest Φ⁻¹(P(≥ k)) − Φ⁻¹(Q(≥ k)) over
 // the threshold tests, P the count 1 and Q the count 0 (a family of
@@ -202,6 +210,13 @@ func cases() []claim {
 		cs = append(cs,
 			claim{name, discreteLaplace(b), true, 0, mu, mu, false},
 			claim{name + " at μ/1.5", discreteLaplace(b), true, 0, mu / 1.5, mu, true})
+	}
+	for _, sigma := range []float64{0.5, 1, 2} {
+		dg := mechanisms.DiscreteGaussian{Sigma: sigma, Sensitivity: 1}
+		name, mu := fmt.Sprintf("GDP discrete Gaussian σ=%g", sigma), dg.Mu()
+		cs = append(cs,
+			claim{name, discreteGaussian(dg), true, 0, mu, mu, false},
+			claim{name + " at 1/σ", discreteGaussian(dg), true, 0, 1 / sigma, mu, true})
 	}
 	for _, sigma := range []float64{1, 2} {
 		name := fmt.Sprintf("GDP rounded Gaussian σ=%g", sigma)
