@@ -19,7 +19,8 @@ import (
 // [DiscreteGaussian.RDP]), but
 // its trade-off is not the Gaussian's: at σ ≤ 1 it is measurably worse
 // than Δ/σ-GDP ([DiscreteGaussian.Mu]: 2.49 at σ = ½, Δ = 1). Sigma must
-// be positive and at most 10⁶, Sensitivity at least 1.
+// lie in [0.05, 10⁴] (below, the masses next to 0 underflow; above, the
+// exact curves' sums grow long), Sensitivity in [1, 10⁴].
 type DiscreteGaussian struct {
 	Sigma       float64 // σ > 0
 	Sensitivity int     // Δ ≥ 1
@@ -48,9 +49,9 @@ func (m DiscreteGaussian) Sample(r *rand.Rand, c int64) int64 {
 //
 //	D_λ = λΔ²/(2σ²) + ln(θ((1−λ)Δ)/θ(0)) / (λ−1),
 //
-// θ summed over the integers within 40σ + 40 of its centre. θ is largest
-// at the integers, so D_λ ≤ λΔ²/(2σ²), with equality where (λ−1)Δ is an
-// integer (Canonne, Kamath and Steinke). λ = +Inf gives
+// the ratio of θ (whose period is 1) computed by [thetaRatioLog]. θ is
+// largest at the integers, so D_λ ≤ λΔ²/(2σ²), with equality where
+// (λ−1)Δ is an integer (Canonne, Kamath and Steinke). λ = +Inf gives
 // +Inf (the loss is unbounded). It panics unless λ > 1.
 func (m DiscreteGaussian) RDP(lambda float64) float64 {
 	m.check()
@@ -59,30 +60,81 @@ func (m DiscreteGaussian) RDP(lambda float64) float64 {
 		return math.Inf(1)
 	}
 	d := float64(m.Sensitivity)
-	return lambda*d*d/(2*m.Sigma*m.Sigma) + (m.logTheta((1-lambda)*d)-m.logTheta(0))/(lambda-1)
+	return lambda*d*d/(2*m.Sigma*m.Sigma) + thetaRatioLog(m.Sigma, (1-lambda)*d)/(lambda-1)
 }
 
-// logTheta is ln θ(x), θ(x) = Σ_k e^{−(k−x)²/(2σ²)}, summed over the
-// integers within 40σ + 40 of x (the rest is below e^{−800} of it).
-func (m DiscreteGaussian) logTheta(x float64) float64 {
-	reach := math.Ceil(40*m.Sigma + 40)
-	centre := math.Round(x)
-	terms := make([]float64, 0, int(2*reach)+1)
-	for k := centre - reach; k <= centre+reach; k++ {
-		terms = append(terms, -(k-x)*(k-x)/(2*m.Sigma*m.Sigma))
+// thetaRatioLog returns ln(θ(x)/θ(0)), θ(x) = Σ_k e^{−(k−x)²/(2σ²)}, as
+// ln(1 + r) with r computed without cancellation, so that it stays exact
+// for x near an integer (λ near 1, or (λ−1)Δ near an integer): with
+// f = x − round(x) (θ has period 1), for σ < 1 by direct summation over
+// |k| ≤ 40σ + 40 (the rest below e^{−800} of it),
+//
+//	r = Σ_k e^{−k²/(2σ²)}·expm1((2kf − f²)/(2σ²)) / θ(0)
+//
+// (each term as a difference of exponentials where its exponent is large),
+//
+// and for σ ≥ 1 by its dual series (Poisson summation: θ(x) ∝
+// 1 + 2Σ_{n≥1} e^{−2π²σ²n²} cos 2πnx, whose terms fall below 10⁻⁸ after
+// the first),
+//
+//	r = −4 Σ_n e^{−2π²σ²n²} sin²(πnf) / (1 + 2 Σ_n e^{−2π²σ²n²});
+//
+// where r < −½ (σ small, θ(f) far below θ(0)), as the difference of the
+// two logarithms, each summed in log space.
+func thetaRatioLog(sigma, x float64) float64 {
+	f := x - math.Round(x)
+	if f == 0 {
+		return 0
 	}
-	return numeric.LogSumExp(terms)
+	var num, den float64
+	if sigma >= 1 {
+		for n := 1.0; n <= 4; n++ {
+			e := math.Exp(-2 * math.Pi * math.Pi * sigma * sigma * n * n)
+			s := math.Sin(math.Pi * n * f)
+			num -= 4 * e * s * s
+			den += 2 * e
+		}
+		return math.Log1p(num / (1 + den))
+	}
+	reach := int(math.Ceil(40*sigma + 40))
+	for k := -reach; k <= reach; k++ {
+		fk := float64(k)
+		w := math.Exp(-fk * fk / (2 * sigma * sigma))
+		a := (2*fk*f - f*f) / (2 * sigma * sigma)
+		if math.Abs(a) < 1 {
+			num += w * math.Expm1(a)
+		} else { // no cancellation to avoid, and w·e^a would overflow
+			num += math.Exp(-(fk-f)*(fk-f)/(2*sigma*sigma)) - w
+		}
+		den += w
+	}
+	if r := num / den; r > -0.5 {
+		return math.Log1p(r)
+	}
+	// θ(f) far below θ(0) (σ small): ln θ(f) − ln θ(0) has no
+	// cancellation to avoid, and 1 + r would lose θ(f) altogether.
+	at, zero := make([]float64, 0, 2*reach+1), make([]float64, 0, 2*reach+1)
+	for k := -reach; k <= reach; k++ {
+		fk := float64(k)
+		at = append(at, -(fk-f)*(fk-f)/(2*sigma*sigma))
+		zero = append(zero, -fk*fk/(2*sigma*sigma))
+	}
+	return numeric.LogSumExp(at) - numeric.LogSumExp(zero)
 }
 
 // noise returns the noise's masses P(Z = k) for |k| ≤ reach (index
-// k + reach), reach = ⌈40σ⌉ + 40 + Δ, each by its log-mass.
+// k + reach), reach = ⌈40σ⌉ + 40 + Δ (the rest below e^{−800} of them).
 func (m DiscreteGaussian) noise() (mass []float64, reach int) {
 	reach = int(math.Ceil(40*m.Sigma)) + 40 + m.Sensitivity
-	logZ := m.logTheta(0)
 	mass = make([]float64, 2*reach+1)
+	z := 0.0
 	for i := range mass {
 		k := float64(i - reach)
-		mass[i] = math.Exp(-k*k/(2*m.Sigma*m.Sigma) - logZ)
+		mass[i] = math.Exp(-k * k / (2 * m.Sigma * m.Sigma))
+		z += mass[i]
+	}
+	for i := range mass {
+		mass[i] /= z
 	}
 	return mass, reach
 }
@@ -145,7 +197,7 @@ func (m DiscreteGaussian) Delta(eps float64) float64 {
 }
 
 func (m DiscreteGaussian) check() {
-	if !(m.Sigma > 0 && m.Sigma <= 1e6) || m.Sensitivity < 1 {
-		panic(fmt.Sprintf("mechanisms: DiscreteGaussian needs 0 < Sigma ≤ 10⁶ and Sensitivity ≥ 1, got %+v", m))
+	if !(m.Sigma >= 0.05 && m.Sigma <= 1e4) || m.Sensitivity < 1 || m.Sensitivity > 1e4 {
+		panic(fmt.Sprintf("mechanisms: DiscreteGaussian needs 0.05 ≤ Sigma ≤ 10⁴ and 1 ≤ Sensitivity ≤ 10⁴, got %+v", m))
 	}
 }

@@ -30,28 +30,42 @@ func TestDiscreteGaussianRDPMatchesSummation(t *testing.T) {
 	for _, c := range []struct {
 		sigma float64
 		d     int
-	}{{0.5, 1}, {1, 1}, {2, 1}, {3, 2}} {
+	}{{0.05, 1}, {0.5, 1}, {1, 1}, {2, 1}, {3, 2}} {
 		m := DiscreteGaussian{Sigma: c.sigma, Sensitivity: c.d}
-		const reach = 60
-		mass := discreteGaussianMasses(c.sigma, reach)
-		for _, l := range []float64{1.5, 2, 2.5, 5} {
+		// Log-masses, less ln θ(0) below: masses themselves underflow at
+		// σ = 0.05 beyond |k| = 1.
+		logMass := func(k int) float64 { return -float64(k*k) / (2 * c.sigma * c.sigma) }
+		var all []float64
+		for k := -60; k <= 60; k++ {
+			all = append(all, logMass(k))
+		}
+		logZ := numeric.LogSumExp(all)
+		for _, l := range []float64{1.25, 1.5, 2, 2.5, 5} {
 			var logs []float64
-			for i := c.d; i < len(mass); i++ {
-				if mass[i] > 1e-250 && mass[i-c.d] > 1e-250 {
-					logs = append(logs, l*math.Log(mass[i])+(1-l)*math.Log(mass[i-c.d]))
-				}
+			for k := -60; k <= 60; k++ {
+				logs = append(logs, l*logMass(k)+(1-l)*logMass(k-c.d))
 			}
-			want := numeric.LogSumExp(logs) / (l - 1)
+			want := (numeric.LogSumExp(logs) - logZ) / (l - 1)
 			require.InEpsilon(t, want, m.RDP(l), 1e-9, "σ=%v Δ=%v λ=%v", c.sigma, c.d, l)
 			gaussian := l * float64(c.d*c.d) / (2 * c.sigma * c.sigma)
-			if whole := (l - 1) * float64(c.d); whole == math.Trunc(whole) {
+			switch whole := (l - 1) * float64(c.d); {
+			case whole == math.Trunc(whole):
 				require.InEpsilon(t, gaussian, m.RDP(l), 1e-12)
-			} else {
+			case c.sigma <= 1: // the gap, about e^{−2π²σ²} relative, shows
 				require.Less(t, m.RDP(l), gaussian)
+			default:
+				require.LessOrEqual(t, m.RDP(l), gaussian)
 			}
 		}
 		require.True(t, math.IsInf(m.RDP(math.Inf(1)), 1))
 	}
+	// Near λ = 1 the divergence tends to the KL divergence Δ²/(2σ²), and
+	// huge orders are the Gaussian's at an integer (λ−1)Δ, computed at
+	// once; wide noise is the continuous Gaussian's.
+	require.InEpsilon(t, 0.5, DiscreteGaussian{Sigma: 1, Sensitivity: 1}.RDP(1+1e-15), 1e-9)
+	require.InEpsilon(t, 2.0, DiscreteGaussian{Sigma: 0.5, Sensitivity: 1}.RDP(1+1e-12), 1e-9)
+	require.InEpsilon(t, 1e16/2, DiscreteGaussian{Sigma: 1, Sensitivity: 1}.RDP(1e16), 1e-12)
+	require.InEpsilon(t, 1.5/(2*1e8), DiscreteGaussian{Sigma: 1e4, Sensitivity: 1}.RDP(1.5), 1e-12)
 }
 
 // The exact μ is the best threshold test's, summed here directly; at
@@ -89,8 +103,11 @@ func TestDiscreteGaussianMuAndDelta(t *testing.T) {
 		}
 	}
 	require.InDelta(t, 2.4884, DiscreteGaussian{Sigma: 0.5, Sensitivity: 1}.Mu(), 1e-4)
-	require.InDelta(t, 1.0/50, DiscreteGaussian{Sigma: 50, Sensitivity: 1}.Mu(), 1e-6)
-	require.InDelta(t, 2.0/50, DiscreteGaussian{Sigma: 50, Sensitivity: 2}.Mu(), 1e-6)
+	// Wide noise: about Δ/√(σ² − 1/12), the continuous Gaussian's with the
+	// variance of a rounding removed, above Δ/σ.
+	require.InDelta(t, 1/math.Sqrt(2500-1.0/12), DiscreteGaussian{Sigma: 50, Sensitivity: 1}.Mu(), 1e-9)
+	require.InDelta(t, 2/math.Sqrt(2500-1.0/12), DiscreteGaussian{Sigma: 50, Sensitivity: 2}.Mu(), 1e-9)
+	require.Greater(t, DiscreteGaussian{Sigma: 50, Sensitivity: 1}.Mu(), 1.0/50+3e-7)
 }
 
 func TestDiscreteGaussianSample(t *testing.T) {
@@ -110,6 +127,8 @@ func TestDiscreteGaussianSample(t *testing.T) {
 		}
 	}
 	require.Panics(t, func() { DiscreteGaussian{Sensitivity: 1}.Sample(r, 0) })
+	require.Panics(t, func() { DiscreteGaussian{Sigma: 0.01, Sensitivity: 1}.Mu() })
+	require.Panics(t, func() { DiscreteGaussian{Sigma: 1e5, Sensitivity: 1}.RDP(2) })
 	require.Panics(t, func() { DiscreteGaussian{Sigma: 1}.RDP(2) })
 	require.Panics(t, func() { DiscreteGaussian{Sigma: 1, Sensitivity: 1}.Delta(-1) })
 }
