@@ -621,7 +621,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	if p.Claim.Kind != plan.KindRDP {
 		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 	}
-	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
+	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
 	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
 		alone, pair := aloneAmong(out.Screened, func(f search.RenyiFinding) search.AloneAtom { return f.Alone })
@@ -639,8 +639,6 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: endsRemedy(r.Lambda, out.Samples)}
 		case out.InTails:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: tailsRemedy}
-		case out.Unseen:
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: unseenRemedy}
 		}
 		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
 	}

@@ -33,11 +33,7 @@ import (
 // refute the claim there, and is otherwise named in the success line with
 // b and the draws per side that would (in the [Report.Alone] that
 // [AuditRDP] returns too; [RequireDP] and [RequireApproxDP] test such
-// outputs directly). Discrete outputs with no order (strings, structs)
-// that the screening never saw, counted value by value on both sides,
-// make it inconclusive when those that one dataset drew and the other
-// never did, summed, could show D_λ above ε beside the rest; numbers are
-// taken in their order, their far values in end zones, as real outputs.
+// outputs directly).
 //
 // It fails the test, with a message naming the value, on λ ≤ 1, λ = +Inf,
 // λ NaN, ε < 0, ε NaN or ε = +Inf (a claim of nothing), a zero Mechanism,

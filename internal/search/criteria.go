@@ -26,15 +26,10 @@ import (
 // rank by that predicted bound; the confirmation counts fresh outputs in
 // the groups, or the event, the screening fixed (on fewer draws than
 // planned, the groups merged: GroupSizes.merged).
-//
-// The claimed ε (threshold; 0 for none) lets a confirmation say when
-// values the screening never saw, of outputs with no order, hold enough
-// of one side's draws beyond the other's to hide a violation (see
-// unseen).
-func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, confirm int, alpha, threshold float64) Criterion[D, RenyiFinding] {
+func RDP[D any](src sampler.Source[D], lambda float64, rules plan.RenyiRules, confirm int, alpha float64) Criterion[D, RenyiFinding] {
 	return rdpCriterion[D]{src, renyi.Params{
 		Lambda: lambda, DiscreteTau: rules.DiscreteTau, RelativeTau: rules.RelativeTau,
-	}, confirm, alpha, threshold}
+	}, confirm, alpha}
 }
 
 // RenyiFinding is what the screening of one direction found: its estimate
@@ -179,11 +174,10 @@ func innerAloneAtom(t *stat.Table, reverse bool) AloneAtom {
 }
 
 type rdpCriterion[D any] struct {
-	src       sampler.Source[D]
-	par       renyi.Params
-	confirm   int
-	alpha     float64
-	threshold float64
+	src     sampler.Source[D]
+	par     renyi.Params
+	confirm int
+	alpha   float64
 }
 
 func (rdpCriterion[D]) Directions() [2]string { return [2]string{"D(M(X)‖M(Y))", "D(M(Y)‖M(X))"} }
@@ -409,12 +403,7 @@ func farAloneCells(t *stat.Table, reverse bool) int64 {
 }
 
 func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, alpha float64, sxy, syx *RenyiFinding, acc *Counts) (xy, yx Score, err error) {
-	gs := groupingsOf(sxy, syx, func(f RenyiFinding) stat.Grouping {
-		if c.threshold > 0 && f.unordered() {
-			return f.counted().WithBuckets(stat.UnlistedBuckets)
-		}
-		return f.counted()
-	})
+	gs := groupingsOf(sxy, syx, func(f RenyiFinding) stat.Grouping { return f.counted() })
 	cx, cy, err := countOn(c.src, acc, seed, p, st.Samples, gs)
 	if err != nil {
 		return xy, yx, err
@@ -427,17 +416,14 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 		if f == nil {
 			continue
 		}
-		g, cp, cq := gs[k], cx[k], cy[k]
+		cp, cq := cx[k], cy[k]
 		k++
 		if d == 1 {
 			cp, cq = cq, cp
 		}
-		score, err := f.confirmation(cp[:g.Tallied()], cq[:g.Tallied()], n, par, alpha)
+		score, err := f.confirmation(cp, cq, n, par, alpha)
 		if err != nil {
 			return xy, yx, err
-		}
-		if score.Unresolved == "" && g.UnlistedBuckets > 0 {
-			score.Unresolved = c.unseen(g, cp, cq, n, alpha)
 		}
 		if d == 0 {
 			xy = score
@@ -447,70 +433,6 @@ func (c rdpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage,
 	}
 	return xy, yx, nil
 }
-
-// unordered reports whether f groups values that have no order (not
-// numbers, which end zones and ranges treat as ordered): their values the
-// screening never saw fall in its Unlisted group, where nothing else
-// tells them apart.
-func (f *RenyiFinding) unordered() bool {
-	g := f.Grouping
-	if g.Partition != nil || g.OfValue == nil || f.Zones.Groups > 0 {
-		return false
-	}
-	for v := range g.OfValue {
-		return !stat.IsNumber(v)
-	}
-	return true
-}
-
-// unseen explains, or is empty, why the values the screening never saw
-// leave a pass unresolved. Their draws split (stat.UnlistedSplit) into a
-// share A of values the other side never drew (D_λ = ∞ there, were they
-// that side's alone), summed as one event whose other side is at most
-// u₀, the upper bound of a count of 0, and a share M of values both drew,
-// summed with the other side's share M′; beside the rest of the outputs
-// at the claimed ε, could the confirmation's n draws show D_λ above it:
-//
-//	ln(e^{(λ−1)ε}·(1 − A − M)^λ + A₋^λ·u₀^{1−λ} + M₋^λ·M′₊^{1−λ}) / (λ − 1) > ε,
-//
-// each share at its exact bound at level α/2 (A₋, M₋ lower, M′₊ upper)?
-// The one event A is what shows one side's values: a rounded Gaussian
-// beside which each count drew, in 0.3% of draws, one of 1,000 strings
-// of its own (each drawn about 3 times in a million) passed (2, ¼)-RDP
-// without it, and its strings, bounded value by value, show nothing at
-// 3 draws each. Summed alike draws are no such reason: weighing every
-// draw beyond the other side's as alone (as the event criterion's rule
-// does) left the same strings drawn alike by both counts unresolved, the
-// chance excess Σ_v (a_v − b_v)⁺ of counts of 10 being 30–40 draws of a
-// million, where D_λ's alone term trips.
-func (c rdpCriterion[D]) unseen(g stat.Grouping, cp, cq []int64, n int64, alpha float64) string {
-	alone, mp, mq := stat.UnlistedSplit(g, cp, cq)
-	if alone+mp == 0 {
-		return ""
-	}
-	l, eps, fn := c.par.Lambda, c.threshold, float64(n)
-	if math.IsInf(l, 1) {
-		l = MaxRenyiOrderForUnseen
-	}
-	terms := []float64{(l-1)*eps + l*math.Log1p(-float64(alone+mp)/fn)}
-	if alone > 0 {
-		a, u0 := numeric.BinomialLower(alone, n, alpha/2), numeric.BinomialUpper(0, n, alpha/2)
-		terms = append(terms, l*math.Log(a)+(1-l)*math.Log(u0))
-	}
-	if mp > 0 {
-		m, mOther := numeric.BinomialLower(mp, n, alpha/2), numeric.BinomialUpper(mq, n, alpha/2)
-		terms = append(terms, l*math.Log(m)+(1-l)*math.Log(mOther))
-	}
-	if !(numeric.LogSumExp(terms)/(l-1) > eps) {
-		return ""
-	}
-	return fmt.Sprintf(unseenPrefix+" %.3g of the draws, %.3g on values the other dataset never drew; outputs of one dataset only among them could hide a violation of the claim",
-		float64(stat.UnlistedDraws(g, cp))/fn, float64(alone)/fn)
-}
-
-// MaxRenyiOrderForUnseen stands for λ = ∞ in rdpCriterion.unseen: any
-// share one side alone draws shows D_∞ = ∞.
-const MaxRenyiOrderForUnseen = 1e6
 
 // counted is the grouping a confirmation counts: the statistic's, or its
 // product with the end zones (stat.Product; group 3g + z) when there are

@@ -354,7 +354,7 @@ func (c eventCriterion[D]) unseen(f *EventFinding, g stat.Grouping, cp, cq []int
 		return ""
 	}
 	return fmt.Sprintf(unseenPrefix+" %.3g of the draws, %.3g beyond the other dataset's draws of the same values; outputs of one dataset only among them could hide a violation of the claim",
-		float64(stat.UnlistedDraws(g, cp))/float64(n), share)
+		float64(cp[g.Unlisted])/float64(n), share)
 }
 
 // unseenPrefix begins every reason of unseen (Outcome.Unseen).

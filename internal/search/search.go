@@ -262,7 +262,7 @@ type Outcome[D, F any] struct {
 	Sparse bool
 	// Unseen is set when Unresolved is values the screening never saw that
 	// one side drew beyond the other's draws of them (an event
-	// criterion's, or the Rényi criterion's of values with no order), which more draws resolve only as far as the values
+	// criterion's), which more draws resolve only as far as the values
 	// repeat: the larger screening lists more of them, and more draws
 	// match the rest.
 	Unseen bool

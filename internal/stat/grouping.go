@@ -17,15 +17,13 @@ type Grouping struct {
 	// screening never saw) is in group Unlisted.
 	OfValue  map[any]int
 	Unlisted int
-	// UnlistedBuckets, when positive (a grouping of values:
-	// [Grouping.WithBuckets]), also tallies the unlisted values by value
-	// as far as counts can, in groups after the Tallied ones: group
-	// Tallied() counts the unlisted draws (group Unlisted may hold listed
-	// values too), and each unlisted value falls in one of
-	// UnlistedBuckets buckets by a hash of its value, counted in group
-	// Tallied()+1+b, and adds a second hash of it (its fingerprint) to
-	// the wrapping sum in group Tallied()+1+UnlistedBuckets+b.
-	// [UnmatchedUnlisted] reads them.
+	// UnlistedBuckets, when positive (a grouping of values whose Unlisted
+	// group is its last and holds no listed value: [Grouping.WithBuckets]),
+	// also tallies the unlisted values by value as far as counts can:
+	// each falls in one of UnlistedBuckets buckets by a hash of its
+	// value, counted in group Unlisted+1+b, and adds a second hash of it
+	// (its fingerprint) to the wrapping sum in group
+	// Unlisted+1+UnlistedBuckets+b. [UnmatchedUnlisted] reads them.
 	UnlistedBuckets int
 }
 
@@ -88,54 +86,34 @@ func sharedCells[O comparable](gs []Grouping) (func(O) int, [][]int) {
 
 // tallier returns what counting one output does to a grouping's counts:
 // one more in its group, and for an unlisted value of a grouping with
-// UnlistedBuckets, one more among the unlisted draws and, when
-// valueHasher can hash it, one more in its bucket and its fingerprint
-// added.
+// UnlistedBuckets that valueHasher can hash, one more in its bucket and
+// its fingerprint added.
 func tallier[O comparable](g Grouping) (func(O, []int64), error) {
-	if g.UnlistedBuckets == 0 {
-		of, err := lookup[O](g)
-		if err != nil {
-			return nil, err
-		}
-		return func(v O, in []int64) { in[of(v)]++ }, nil
-	}
-	if g.Partition != nil {
-		return nil, fmt.Errorf("stat: a grouping of partition cells has no unlisted values to tally in buckets")
-	}
-	set, err := valueSet[O](g)
+	of, err := lookup[O](g)
 	if err != nil {
 		return nil, err
 	}
-	unlisted, count, sum := g.Tallied(), g.Tallied()+1, g.Tallied()+1+g.UnlistedBuckets
+	if g.UnlistedBuckets == 0 {
+		return func(v O, in []int64) { in[of(v)]++ }, nil
+	}
+	if err := g.checkBuckets(); err != nil {
+		return nil, err
+	}
+	count, sum := g.Unlisted+1, g.Unlisted+1+g.UnlistedBuckets
 	buckets := uint64(g.UnlistedBuckets)
 	hash := valueHasher[O]()
 	return func(v O, in []int64) {
-		if k, ok := set[v]; ok {
-			in[k]++
+		k := of(v)
+		in[k]++
+		if k != g.Unlisted {
 			return
 		}
-		in[g.Unlisted]++
-		in[unlisted]++
 		if h, ok := hash(v); ok {
 			b := int(mix(h, bucketMix) % buckets)
 			in[count+b]++
 			in[sum+b] = int64(uint64(in[sum+b]) + mix(h, fingerprintMix))
 		}
 	}, nil
-}
-
-// valueSet is a grouping of values as a map of outputs of type O to their
-// groups.
-func valueSet[O comparable](g Grouping) (map[O]int, error) {
-	set := make(map[O]int, len(g.OfValue))
-	for v, k := range g.OfValue {
-		o, ok := v.(O)
-		if !ok {
-			return nil, fmt.Errorf("stat: grouped value %v (%T) is not an output of this mechanism", v, v)
-		}
-		set[o] = k
-	}
-	return set, nil
 }
 
 func lookup[O comparable](g Grouping) (func(O) int, error) {
@@ -153,9 +131,13 @@ func lookup[O comparable](g Grouping) (func(O) int, error) {
 		}
 		return func(v O) int { return ofCell[p.Cell(toFloat(v))] }, nil
 	}
-	set, err := valueSet[O](g)
-	if err != nil {
-		return nil, err
+	set := make(map[O]int, len(g.OfValue))
+	for v, k := range g.OfValue {
+		o, ok := v.(O)
+		if !ok {
+			return nil, fmt.Errorf("stat: grouped value %v (%T) is not an output of this mechanism", v, v)
+		}
+		set[o] = k
 	}
 	other := g.Unlisted
 	return func(v O) int {

@@ -1,51 +1,49 @@
 package stat
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
 	"reflect"
 )
 
 // UnlistedBuckets is the number of buckets in which [Grouping.WithBuckets]
-// tallies the values a grouping does not list: of a few hundred distinct
-// values (the far tails of an integer mechanism at a million draws) one
-// in fifty or fewer shares its bucket with another, of a thousand one in
-// sixteen, and a shared bucket counts its values as one side's alone
-// unless their counts are in proportion ([UnmatchedUnlisted],
-// [UnlistedSplit]). (With 1,024, a thousand rare strings drawn alike by
-// both datasets looked half one-sided.)
-const UnlistedBuckets = 1 << 14
+// tallies the values a grouping does not list: a few dozen distinct
+// values (the far tails of an integer mechanism at a million draws) share
+// a bucket with another rarely (1 in 30 or less), and a shared bucket
+// only counts its values as unmatched ([UnmatchedUnlisted]).
+const UnlistedBuckets = 1024
 
 // WithBuckets returns g tallying its unlisted values in buckets
-// (Grouping.UnlistedBuckets = buckets, 1 + 2·buckets groups added after
-// its own), or g itself when it groups partition cells or already has
-// buckets.
+// (Grouping.UnlistedBuckets = buckets, groups added after Unlisted), or g
+// itself when it groups partition cells, already has buckets, or its
+// Unlisted group is not its last.
 func (g Grouping) WithBuckets(buckets int) Grouping {
-	if g.Partition != nil || g.OfValue == nil || g.UnlistedBuckets > 0 || buckets <= 0 {
+	if g.Partition != nil || g.OfValue == nil || g.UnlistedBuckets > 0 || g.Unlisted != g.Groups-1 || buckets <= 0 {
 		return g
 	}
 	g.UnlistedBuckets = buckets
-	g.Groups += 1 + 2*buckets
+	g.Groups += 2 * buckets
 	return g
 }
 
 // Tallied is the number of groups that count outputs by where they lie:
-// all but the unlisted draws, their buckets and fingerprints.
-func (g Grouping) Tallied() int {
-	if g.UnlistedBuckets == 0 {
-		return g.Groups
-	}
-	return g.Groups - 1 - 2*g.UnlistedBuckets
-}
+// all but an unlisted value's buckets and fingerprints.
+func (g Grouping) Tallied() int { return g.Groups - 2*g.UnlistedBuckets }
 
-// UnlistedDraws is how many of the outputs counted c in g were values g
-// does not list: the group counting them, for a grouping with buckets;
-// else its Unlisted group (which may hold listed values too).
-func UnlistedDraws(g Grouping, c []int64) int64 {
-	if g.UnlistedBuckets == 0 {
-		return c[g.Unlisted]
+// checkBuckets reports a grouping whose buckets cannot be tallied: one of
+// partition cells, an Unlisted group that is not the last before the
+// buckets, or one that also holds a listed value.
+func (g Grouping) checkBuckets() error {
+	if g.Partition != nil || g.Unlisted != g.Tallied()-1 {
+		return fmt.Errorf("stat: a grouping of %d groups cannot tally %d buckets after its unlisted group %d", g.Groups, g.UnlistedBuckets, g.Unlisted)
 	}
-	return c[g.Tallied()]
+	for v, k := range g.OfValue {
+		if k == g.Unlisted {
+			return fmt.Errorf("stat: listed value %v is in the unlisted group %d, whose buckets are for the others", v, k)
+		}
+	}
+	return nil
 }
 
 // UnmatchedUnlisted is, of the outputs counted cp on the bounded side and
@@ -62,13 +60,13 @@ func UnlistedDraws(g Grouping, c []int64) int64 {
 // least Σ_v (a_v − b_v)⁺, but for a fingerprint collision (counts not
 // in proportion whose fingerprints agree by chance, a·b·(F − F′) ≡ 0
 // modulo 2⁶⁴: at most 2⁻²⁰ a bucket for counts below four million). A
-// grouping without buckets counts all of its Unlisted group as unmatched.
+// grouping without buckets counts every unlisted output as unmatched.
 func UnmatchedUnlisted(g Grouping, cp, cq []int64) int64 {
 	if g.UnlistedBuckets == 0 {
 		return cp[g.Unlisted]
 	}
-	count, sum := g.Tallied()+1, g.Tallied()+1+g.UnlistedBuckets
-	unmatched := cp[g.Tallied()] // less the draws buckets hold, below
+	count, sum := g.Unlisted+1, g.Unlisted+1+g.UnlistedBuckets
+	unmatched := cp[g.Unlisted] // less the draws buckets hold, below
 	for b := range g.UnlistedBuckets {
 		a, q := cp[count+b], cq[count+b]
 		unmatched -= a
@@ -81,30 +79,6 @@ func UnmatchedUnlisted(g Grouping, cp, cq []int64) int64 {
 		}
 	}
 	return unmatched
-}
-
-// UnlistedSplit splits the unlisted draws of a grouping with buckets, cp
-// on the bounded side and cq on the other, into those of values the other
-// side never drew (alone: in buckets the other side left empty, in
-// buckets whose fingerprints show values not in the same proportions on
-// both sides, and of values no hash holds) and those of values both drew
-// (matchedP of the bounded side, matchedQ of the other, from buckets of
-// the same values in the same proportions on both sides). A grouping
-// without buckets has all of its Unlisted group alone.
-func UnlistedSplit(g Grouping, cp, cq []int64) (alone, matchedP, matchedQ int64) {
-	if g.UnlistedBuckets == 0 {
-		return cp[g.Unlisted], 0, 0
-	}
-	count, sum := g.Tallied()+1, g.Tallied()+1+g.UnlistedBuckets
-	alone = cp[g.Tallied()]
-	for b := range g.UnlistedBuckets {
-		a, q := cp[count+b], cq[count+b]
-		if a > 0 && q > 0 && uint64(cp[sum+b])*uint64(q) == uint64(cq[sum+b])*uint64(a) {
-			alone -= a
-			matchedP, matchedQ = matchedP+a, matchedQ+q
-		}
-	}
-	return alone, matchedP, matchedQ
 }
 
 // Seeds of the two hashes of an unlisted value: its bucket and its
@@ -221,16 +195,4 @@ func fnvOf(s string) uint64 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(s))
 	return h.Sum64()
-}
-
-// IsNumber reports whether v is a number: of an integer or floating-point
-// kind, named types too (outputs with an order).
-func IsNumber(v any) bool {
-	switch reflect.ValueOf(v).Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }
