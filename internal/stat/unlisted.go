@@ -17,14 +17,18 @@ const UnlistedBuckets = 1024
 // WithBuckets returns g tallying its unlisted values in buckets
 // (Grouping.UnlistedBuckets = buckets, groups added after Unlisted), or g
 // itself when it groups partition cells, already has buckets, or its
-// Unlisted group is not its last.
+// Unlisted group is not its last or holds a listed value (checkBuckets).
 func (g Grouping) WithBuckets(buckets int) Grouping {
-	if g.Partition != nil || g.OfValue == nil || g.UnlistedBuckets > 0 || g.Unlisted != g.Groups-1 || buckets <= 0 {
+	if g.OfValue == nil || g.UnlistedBuckets > 0 || buckets <= 0 {
 		return g
 	}
-	g.UnlistedBuckets = buckets
-	g.Groups += 2 * buckets
-	return g
+	b := g
+	b.UnlistedBuckets = buckets
+	b.Groups += 2 * buckets
+	if b.checkBuckets() != nil {
+		return g
+	}
+	return b
 }
 
 // Tallied is the number of groups that count outputs by where they lie:

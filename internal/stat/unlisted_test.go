@@ -201,6 +201,8 @@ func TestWithBucketsOnlyWhereTheyCanBeTallied(t *testing.T) {
 	listed.Groups += 4
 	_, err := NewGroupCounts[int]([]Grouping{listed})
 	require.ErrorContains(t, err, "unlisted group")
+	holding := Grouping{Groups: 2, OfValue: map[any]int{1: 0, 2: 1}, Unlisted: 1}
+	require.Equal(t, holding, holding.WithBuckets(8), "unlisted group holds a listed value")
 	g := Grouping{Groups: 2, OfValue: map[any]int{1: 0}, Unlisted: 1}.WithBuckets(8)
 	require.Equal(t, g, g.WithBuckets(8), "buckets once")
 }
