@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -329,6 +330,72 @@ func TestMixedOutputsDoNotFalselyFail(t *testing.T) {
 	})
 	for name, m := range map[string]dptest.Mechanism[[]float64]{"clamped": clamped, "rounded": rounded, "coarse": coarse} {
 		t.Run(name, dptest.MakeRDP(m, 2, g.RDP(2), fast...))
+	}
+}
+
+// A leak spread over many rare values, each too rare to rank on its own:
+// twenty strings that X (x₀ = 1) produces five times as often as Y, 0.09%
+// of X's outputs in all, beside a Gaussian of σ = 5 rounded to integers.
+// D_5(M(X) ‖ M(Y)) = 0.179 by summation, against 0.0997 for the rounded
+// Gaussian alone, the claim. Keyed one by one, the strings shared the
+// statistic's groups with outputs of low ratio: on this pair, given, four
+// seeds in six held the claim (saying a true value of 0.11 to 0.14 would
+// have been caught) and two were inconclusive. Pooled by the side they
+// lean to, they are counted together, and seeds 1 to 3 violate it. Each
+// audit fails a correct claim with probability at most 10⁻⁴; these can
+// pass on this violation, and the seeds are fixed.
+func TestRareValuesThatLeakTogetherAreCountedTogether(t *testing.T) {
+	m := dptest.Discrete(func(r *rand.Rand, x []float64) string {
+		rate := 0.00018 * math.Pow(5, x[0])
+		if r.Float64() < rate {
+			return fmt.Sprintf("s%d", r.IntN(20))
+		}
+		return fmt.Sprintf("g%d", int(math.Round(x[0]+x[1]+5*r.NormFloat64())))
+	})
+	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1, 0}, Y: []float64{0, 0}})
+	for _, seed := range []uint64{1, 2, 3} {
+		r := failing(t, m, 5, 0.0997, dptest.Seed(seed), pair)
+		require.Contains(t, r.text(), "D(M(X)‖M(Y))", "seed %d", seed)
+	}
+}
+
+// zipfWithABlock returns an exponential mechanism's kind of output: word
+// i of 5,000 drawn with weight 1/(i+1), the words [2500, 3000) e times
+// as heavy when x₀ = 1 (x₀ is 0 or 1).
+func zipfWithABlock() func(r *rand.Rand, x []float64) string {
+	var cdf [2][]float64
+	for b := range 2 {
+		s := 0.0
+		for i := range 5000 {
+			w := 1 / float64(i+1)
+			if b == 1 && i >= 2500 && i < 3000 {
+				w *= math.E
+			}
+			s += w
+			cdf[b] = append(cdf[b], s)
+		}
+		for i := range cdf[b] {
+			cdf[b][i] /= s
+		}
+	}
+	return func(r *rand.Rand, x []float64) string {
+		return fmt.Sprintf("w%d", sort.SearchFloat64s(cdf[int(x[0])], r.Float64()))
+	}
+}
+
+// The counterpart: a leak on values seen about a dozen times each, among
+// thousands of words of ratio 1 seen once or twice (zipfWithABlock;
+// D_5 = 0.301 by summation, claimed at 0.13). Their own keys rank the
+// block's words; pooling every rare word that leans to X with them, as a
+// first version of the pooling did whenever the rare words leaned to X
+// together, diluted it (6 passes in 6 seeds, where keying one by one
+// violated 6 in 6). The screening now keeps the pool only where its
+// held-out draws estimate it higher, and seeds 1 to 3 violate it.
+func TestRareValuesThatTheirOwnCountsRankAreNotPooled(t *testing.T) {
+	m := dptest.Discrete(zipfWithABlock())
+	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
+	for _, seed := range []uint64{1, 2, 3} {
+		failing(t, m, 5, 0.13, dptest.Seed(seed), pair)
 	}
 }
 
