@@ -144,7 +144,7 @@ func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, dptest.Continuous(g.Sample), 2, g.RDP(2), fast...) })
 	require.False(t, r.failed, r.text())
 	require.Len(t, r.logs, 1)
-	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; a true value of 0\.0\d+ or more would have been caught \(90%\); \d+ pairs searched \(substitution pairs in \[0, 1\]\^10; 25 more pairs screened on small samples, \d of them then in full\), 200,000 samples per side, [\d,]+ mechanism calls, \d+ms$`, r.logs[0])
+	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; a true value of 0\.0\d+ or more on the pairs confirmed would have been caught \(90%\); \d+ pairs searched \(substitution pairs in \[0, 1\]\^10; 25 more pairs screened on small samples, \d of them then in full\), 200,000 samples per side, [\d,]+ mechanism calls, \d+ms$`, r.logs[0])
 	rep := dptest.Report{TestName: "TestX/sub case", Seed: 7}
 	require.Equal(t, `go test -run="^TestX$/^sub case$" -dptest.seed=7`, rep.Reproduce())
 	// A name a shell would expand inside double quotes is single-quoted.

@@ -595,13 +595,13 @@ func (r Report) successLine() string {
 		return fmt.Sprintf("[dptest] %s holds on the samples: lower bound %s (estimate %s) at %s confidence",
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
-	caught := "a true value of %s or more would have been caught (90%%)"
+	caught := "a true value of %s or more on the pairs confirmed would have been caught (90%%)"
 	scores, around := "", "t̂"
 	if r.Score != "" {
 		// A vector's claim is confirmed on its learned score, a
 		// post-processing: the resolution is that of the scores, and the
 		// caveats of the claim's measure below hold for them as well.
-		caught = "a value of %s or more on the scores would have been caught (90%%)"
+		caught = "a value of %s or more on the scores of the pairs confirmed would have been caught (90%%)"
 		scores, around = " on the scores", "the score t̂"
 	}
 	switch {
