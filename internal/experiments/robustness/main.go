@@ -15,7 +15,10 @@
 // mechanism, the discrete Laplace of scale 1…10⁵ as integers and as floats,
 // far and near bimodal and narrow+wide mixtures, a clamped, a rounded and a
 // Cauchy mechanism, k-ary randomized response with k = 2…10⁵ at λ = 2, 10,
-// 20, the Gaussian mechanism at λ = 1.01…256, and pure-DP claims (Laplace
+// 20, a rounded Gaussian beside twenty strings that one dataset produces
+// five times as often as the other and a block of 500 of 5,000 words of
+// weights 1/(i+1) e^{x₀} times as heavy (rare values, λ = 2, 5, 10), the
+// Gaussian mechanism at λ = 1.01…256, and pure-DP claims (Laplace
 // at an offset of 10¹¹, the discrete Laplace of scale 1000, a partition
 // selection of infinite loss), and rare outputs that one dataset alone
 // produces, far beyond the noise or inside it (aloneShapes, pure DP at
@@ -176,6 +179,12 @@ func checkTruths() {
 	}
 	if r := clampedGaussianRDP(2); !(r > 0.5 && r <= 1) {
 		fail("clamped Gaussian λ=2: %v, want in (0.5, 1]", r)
+	}
+	if r := rareStringsRDPAt(5, 0, false); math.Abs(r-0.17905977704595277) > 1e-9 {
+		fail("rare strings λ=5 at s=0: %v, want 0.1790597770 (summation at 300 digits)", r)
+	}
+	if r := zipfBlockRDP(5); math.Abs(r-0.30140085656223053) > 1e-9 {
+		fail("word block λ=5: %v, want 0.3014008566 (summation in Python)", r)
 	}
 	if r := kAryRRRDP(2, 2, 2); math.Abs(r-math.Log(math.Exp(2)*math.Exp(2)/(1+math.Exp(2))+math.Exp(-2)/(1+math.Exp(2)))) > 1e-12 {
 		fail("binary RR λ=2: %v", r)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/dptest/dptest/dptest"
 	"github.com/dptest/dptest/mechanisms"
@@ -137,6 +138,7 @@ func shapes() []shape {
 			rdpReal(l, func(r *rand.Rand, x []float64) float64 { return sum(x) + math.Tan(math.Pi*(r.Float64()-0.5)) })})
 	}
 	out = append(out, rrShapes()...)
+	out = append(out, rareShapes()...)
 	for _, l := range []float64{1.01, 1.5, 2, 5, 20, 64, 256} {
 		add(shape{"gaussian", fmt.Sprintf("sum+N(0,5) λ=%g", l), "RDP", l, l / 50,
 			rdpReal(l, func(r *rand.Rand, x []float64) float64 { return sum(x) + 5*r.NormFloat64() })})
@@ -166,6 +168,100 @@ func rrShapes() []shape {
 					return u
 				})})
 		}
+	}
+	return out
+}
+
+// rareStringCount, rareStringRate and rareStringRatio: the rare-values
+// shape's strings, their rate at x₀ = 0, and the factor by which x₀ = 1
+// multiplies it.
+const (
+	rareStringCount = 20
+	rareStringRate  = 0.00018
+	rareStringRatio = 5
+)
+
+// rareStrings is round(Σx + N(0, 5²)), as a string, except with
+// probability rareStringRate·rareStringRatio^{x₀}, when it is one of
+// rareStringCount strings at random: a leak spread over values each too
+// rare to rank on its own (renyi.GroupPoolingRare), 0.09% of the outputs at
+// x₀ = 1.
+func rareStrings(r *rand.Rand, x []float64) string {
+	if r.Float64() < rareStringRate*math.Pow(rareStringRatio, x[0]) {
+		return fmt.Sprintf("s%d", r.IntN(rareStringCount))
+	}
+	return fmt.Sprintf("g%d", int(math.Round(sum(x)+5*r.NormFloat64())))
+}
+
+// zipfWords, zipfBlockLo and zipfBlockHi: the word-block shape draws word
+// i of zipfWords with weight 1/(i+1), the words [zipfBlockLo, zipfBlockHi)
+// e^{x₀} times as heavy.
+const (
+	zipfWords   = 5000
+	zipfBlockLo = 2500
+	zipfBlockHi = 3000
+)
+
+// zipfWeight is word i's weight at x₀.
+func zipfWeight(i int, x0 float64) float64 {
+	w := 1 / float64(i+1)
+	if i >= zipfBlockLo && i < zipfBlockHi {
+		w *= math.Exp(x0)
+	}
+	return w
+}
+
+// zipfBlock returns the word-block shape's mechanism, the kind of output
+// an exponential mechanism over a long tail of words gives: a leak on
+// words each seen about a dozen times in a screening, among thousands
+// seen once or twice (renyi.Group's own keys rank them; the pool of rare
+// values must not dilute them). It draws the block or the rest with their
+// weights at x₀, then a word inside by its cumulative weights.
+func zipfBlock() func(r *rand.Rand, x []float64) string {
+	var in, out []float64 // cumulative weights at x₀ = 0
+	for i := range zipfWords {
+		if w := zipfWeight(i, 0); i >= zipfBlockLo && i < zipfBlockHi {
+			in = append(in, w+last(in))
+		} else {
+			out = append(out, w+last(out))
+		}
+	}
+	return func(r *rand.Rand, x []float64) string {
+		block := math.Exp(x[0]) * last(in)
+		if r.Float64()*(block+last(out)) < block {
+			return fmt.Sprintf("w%d", zipfBlockLo+sort.SearchFloat64s(in, r.Float64()*last(in)))
+		}
+		k := sort.SearchFloat64s(out, r.Float64()*last(out))
+		if k >= zipfBlockLo {
+			k += zipfBlockHi - zipfBlockLo
+		}
+		return fmt.Sprintf("w%d", k)
+	}
+}
+
+// last is the last element of v, 0 if none.
+func last(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	return v[len(v)-1]
+}
+
+// rareShapes audits rareStrings and zipfBlock at λ = 2, 5 and 10.
+func rareShapes() []shape {
+	var out []shape
+	strs, words := dptest.Discrete(rareStrings), dptest.Discrete(zipfBlock())
+	for _, l := range []float64{2, 5, 10} {
+		out = append(out, shape{"rare values", fmt.Sprintf("round(sum+N(0,5²)), 20 strings ×5 λ=%g", l), "RDP", l, rareStringsRDP(l),
+			func(claim float64, o ...dptest.Option) (dptest.Report, error) {
+				return dptest.AuditRDP(strs, l, claim, o...)
+			}})
+	}
+	for _, l := range []float64{2, 5, 10} {
+		out = append(out, shape{"rare values", fmt.Sprintf("5000 words, [2500,3000) ×e^x0 λ=%g", l), "RDP", l, zipfBlockRDP(l),
+			func(claim float64, o ...dptest.Option) (dptest.Report, error) {
+				return dptest.AuditRDP(words, l, claim, o...)
+			}})
 	}
 	return out
 }

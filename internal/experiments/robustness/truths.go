@@ -127,6 +127,59 @@ func roundedGaussianRDP(lambda float64) float64 {
 	return best
 }
 
+// rareStringsRDPAt is D_λ(P ‖ Q) of rareStrings between x₀ = 1 (P, the
+// rounded Gaussian's mean s + 1) and x₀ = 0 (Q, mean s), or D_λ(Q ‖ P) if
+// reverse, by summation.
+func rareStringsRDPAt(lambda, s float64, reverse bool) float64 {
+	var lp, lq []float64
+	side := func(mean, rate float64) (l []float64) {
+		for k := -130; k <= 131; k++ { // 26σ each way
+			l = append(l, math.Log1p(-rate)+logNormCDFInterval(float64(k)-0.5, float64(k)+0.5, mean, 5))
+		}
+		for range rareStringCount {
+			l = append(l, math.Log(rate/rareStringCount))
+		}
+		return l
+	}
+	lp, lq = side(s+1, rareStringRate*rareStringRatio), side(s, rareStringRate)
+	if reverse {
+		lp, lq = lq, lp
+	}
+	return renyiOfLogMasses(lp, lq, lambda)
+}
+
+// rareStringsRDP is the largest D_λ of rareStrings over pairs whose x₀
+// differs by 1 (the string's rate by rareStringRatio, the sum by 1), on a
+// grid of s mod 1 of step 1/50, both directions. (A pair whose x₀ differs
+// by d < 1 changes the rate by rareStringRatio^d and the sum by at most 1,
+// and a pair with the same x₀ only the sum: neither exceeds it.)
+func rareStringsRDP(lambda float64) float64 {
+	best := 0.0
+	for i := range 50 {
+		for _, rev := range []bool{false, true} {
+			best = max(best, rareStringsRDPAt(lambda, float64(i)/50, rev))
+		}
+	}
+	return best
+}
+
+// zipfBlockRDP is the larger of D_λ(P ‖ Q) and D_λ(Q ‖ P) of zipfBlock
+// between x₀ = 1 and x₀ = 0 (the block's weight apart by e, the most
+// neighbours in [0, 1] can differ), by summation over the words.
+func zipfBlockRDP(lambda float64) float64 {
+	var lp, lq []float64
+	var sp, sq float64
+	for i := range zipfWords {
+		sp += zipfWeight(i, 1)
+		sq += zipfWeight(i, 0)
+	}
+	for i := range zipfWords {
+		lp = append(lp, math.Log(zipfWeight(i, 1)/sp))
+		lq = append(lq, math.Log(zipfWeight(i, 0)/sq))
+	}
+	return max(renyiOfLogMasses(lp, lq, lambda), renyiOfLogMasses(lq, lp, lambda))
+}
+
 // clampedGaussianRDP is the largest D_λ, over pairs of means in [0, 1] on
 // a grid of step 1/20, of min(max(m + N(0,1), 0), 1): atoms at 0 and 1 and
 // a density between.
