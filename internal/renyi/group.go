@@ -35,15 +35,18 @@ func Group(t *stat.Table, lambda float64, n int, reverse bool) stat.Grouping {
 }
 
 // GroupPoolingRare is Group with the rare values of a table of values
-// that lean to P keyed as one cell (poolRare), and whether they were: if
-// not (a partition, or rare values that do not lean to P together), it is
-// Group's grouping. Neither grouping is better for every mechanism, so the
-// Rényi criterion screens both and keeps the one its held-out draws
-// bound higher.
+// that lean to P keyed as one cell (poolRare), and true; false and no
+// grouping, at the cost of one pass over the cells, for a partition or
+// rare values that do not lean to P together (rareLean). Neither grouping
+// is better for every mechanism, so the Rényi criterion screens both and
+// keeps the one its held-out draws bound higher.
 func GroupPoolingRare(t *stat.Table, lambda float64, n int, reverse bool) (stat.Grouping, bool) {
+	if t.Partition != nil || !rareLean(t, reverse) {
+		return stat.Grouping{}, false
+	}
 	ks := orderCells(t, n, reverse, PenalisedKeys)
-	rareAsOne := t.Partition == nil && poolRare(ks, t, reverse)
-	return groupKeyed(t, ks, lambda), rareAsOne
+	poolRare(ks, t, reverse)
+	return groupKeyed(t, ks, lambda), true
 }
 
 // groupKeyed cuts the cells ks of t, in their order, into Group's groups.
@@ -195,13 +198,9 @@ const RareCount = 12
 // poolRare re-keys, in ks (orderCells's order of the cells of table t of
 // values, for D_λ(P ‖ Q) or D_λ(Q ‖ P) if reverse), the values seen fewer
 // than RareCount times that lean to P (p/n_P > q/n_Q) as one cell, keyed
-// by the penalised key of their summed counts, sorts ks again and
-// reports true; but only when the rare values, all of them summed, lean
-// to P by GroupPenalty standard errors or more,
-//
-//	(Σp/n_P − Σq/n_Q) / √(Σp/n_P² + Σq/n_Q²) ≥ GroupPenalty;
-//
-// otherwise it leaves ks alone and reports false. Keyed one by one, a
+// by the penalised key of their summed counts, and sorts ks again;
+// GroupPoolingRare calls it only when the rare values, all of them
+// summed, lean to P (rareLean). Keyed one by one, a
 // value seen a few times sinks under the well-seen cells of lower ratio
 // (four outputs of P against one of Q key at −0.79, under a ratio of 0.8
 // seen two thousand times), so a leak spread over many values each too
@@ -221,29 +220,15 @@ const RareCount = 12
 // values are rare does not depend on the side they lean to, so the test
 // on all of them is not fooled by the choice of the pool, whose own sums
 // lean by construction (which moves only its place in the order).
-func poolRare(ks []keyed, t *stat.Table, reverse bool) bool {
-	np, nq := float64(t.NP), float64(t.NQ)
-	if reverse {
-		np, nq = nq, np
-	}
-	var rare, pool [2]float64 // summed counts of P and Q
+func poolRare(ks []keyed, t *stat.Table, reverse bool) {
+	np, nq := sizes(t, reverse)
+	var pool [2]float64 // summed counts of P and Q
 	leans := make([]bool, len(ks))
 	for i, k := range ks {
-		p, q := float64(k.cell.P), float64(k.cell.Q)
-		if reverse {
-			p, q = q, p
-		}
-		if p+q >= RareCount {
-			continue
-		}
-		rare[0], rare[1] = rare[0]+p, rare[1]+q
-		if leans[i] = p*nq > q*np; leans[i] {
+		p, q := oriented(k.cell, reverse)
+		if leans[i] = p+q < RareCount && p*nq > q*np; leans[i] {
 			pool[0], pool[1] = pool[0]+p, pool[1]+q
 		}
-	}
-	se := math.Sqrt(rare[0]/(np*np) + rare[1]/(nq*nq))
-	if !(se > 0) || (rare[0]/np-rare[1]/nq)/se < GroupPenalty {
-		return false
 	}
 	key := penalisedKey(pool[0], pool[1], np, nq)
 	for i := range ks {
@@ -252,7 +237,39 @@ func poolRare(ks []keyed, t *stat.Table, reverse bool) bool {
 		}
 	}
 	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
-	return true
+}
+
+// rareLean reports whether the values of table t seen fewer than
+// RareCount times, summed, lean to P (to Q if reverse) by GroupPenalty
+// standard errors or more,
+//
+//	(Σp/n_P − Σq/n_Q) / √(Σp/n_P² + Σq/n_Q²) ≥ GroupPenalty.
+func rareLean(t *stat.Table, reverse bool) bool {
+	np, nq := sizes(t, reverse)
+	var sp, sq float64
+	for _, c := range t.Cells {
+		if p, q := oriented(c, reverse); p+q < RareCount {
+			sp, sq = sp+p, sq+q
+		}
+	}
+	se := math.Sqrt(sp/(np*np) + sq/(nq*nq))
+	return se > 0 && (sp/np-sq/nq)/se >= GroupPenalty
+}
+
+// sizes returns t's draws per side, P's first (Q's if reverse).
+func sizes(t *stat.Table, reverse bool) (np, nq float64) {
+	if reverse {
+		return float64(t.NQ), float64(t.NP)
+	}
+	return float64(t.NP), float64(t.NQ)
+}
+
+// oriented returns cell c's counts, P's first (Q's if reverse).
+func oriented(c stat.Cell, reverse bool) (p, q float64) {
+	if reverse {
+		return float64(c.Q), float64(c.P)
+	}
+	return float64(c.P), float64(c.Q)
 }
 
 // firstKey is the key of cell v of a partition (nil: a table of values)

@@ -302,10 +302,13 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: plain.Estimate, HeldOutStdErr: plain.StdErr}
 	// The pooled screening's rare values are not the first half's, and
-	// may not lean together: GroupPoolingRare then keys them one by one.
-	grouping := renyi.Group(pooled, par.Lambda, c.confirm, reverse)
+	// may not lean together: they are then keyed one by one.
+	var grouping stat.Grouping
 	if rareAsOne {
-		grouping, _ = renyi.GroupPoolingRare(pooled, par.Lambda, c.confirm, reverse)
+		grouping, rareAsOne = renyi.GroupPoolingRare(pooled, par.Lambda, c.confirm, reverse)
+	}
+	if !rareAsOne {
+		grouping = renyi.Group(pooled, par.Lambda, c.confirm, reverse)
 	}
 	sizes := groupSizes(pooled, grouping, reverse, c.confirm)
 	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: grouping, Sizes: sizes, Zones: zones, Unreachable: !reachable}}, nil
