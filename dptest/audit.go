@@ -635,6 +635,8 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		switch {
 		case out.Sparse:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: sparseRemedy}
+		case out.Rare:
+			return &InconclusiveError{Reason: out.Unresolved, Remedy: rareRemedy}
 		case out.EndsTooFew:
 			return &InconclusiveError{Reason: out.Unresolved, Remedy: endsRemedy(r.Lambda, out.Samples)}
 		case out.InTails:
@@ -823,6 +825,11 @@ const unseenRemedy = "more samples (-dptest.samples, dptest.Samples) resolve it 
 // sparseRemedy is the remedy of an audit left unresolved by numbers
 // counted value by value that barely repeat (Outcome.Sparse).
 const sparseRemedy = "Continuous instead of Discrete screens numbers in ranges of a partition, which more draws fill; counted value by value, more samples help only as far as the values repeat"
+
+// rareRemedy is the remedy of an RDP audit left unresolved by values
+// without an order that its screening at the confirmation's size saw too
+// rarely to rank (search.Outcome.Rare).
+const rareRemedy = "more samples (-dptest.samples, dptest.Samples) resolve them as far as the values repeat: the audit screens such values again at the confirmation's size, so a tenfold sample ranks values ten times rarer; a mechanism whose outputs are mostly new values at every sample size (ids, free text) cannot be resolved"
 
 // gaussianFloorDraws is the least n at which an event's Gaussian-DP bound
 // can exceed μ at all (hockey.Gaussian's Least): the upper bound of a

@@ -125,7 +125,10 @@
 // evidence lies mostly beyond the most extreme outputs it saw, at the ends
 // of its outputs or beside a gap in them (or rests on them: without them
 // it falls tenfold), whose discrete outputs repeat too
-// rarely to be screened one by one even at the confirmation's size, whose
+// rarely to be screened one by one even at the confirmation's size (for
+// a Rényi audit of outputs without an order, strings or structs: a
+// hundredth of the draws or more on values seen fewer than a dozen times
+// each, too few for their ratios to be told apart), whose
 // screening saw the claim exceeded on held-out draws far beyond its noise
 // while the confirmations, leaning on the tails, stay below it, or whose
 // time ran out ([Within], the test's deadline) ends inconclusive:

@@ -1,6 +1,10 @@
 package search
 
-import "github.com/dptest/dptest/internal/plan"
+import (
+	"slices"
+
+	"github.com/dptest/dptest/internal/plan"
+)
 
 // quickLook is the first look of a run with a quick look
 // (Config.QuickScreening): the candidates are screened on the quick
@@ -47,7 +51,7 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 		return s.fallThrough(out, rest, err)
 	}
 	if !s.decidable() {
-		s.logf("quick look at %d draws per side: the screening shows neither a clear violation nor room to spare; screening in full", q.Screening.Samples)
+		s.logf("quick look at %d draws per side: the screening shows neither a clear violation nor room to spare on outputs it resolves; screening in full", q.Screening.Samples)
 		return out, rest, nil
 	}
 	var accs []*Counts
@@ -85,11 +89,16 @@ type wideCarry[D any] struct {
 // decision: the best candidate's screening shows a violation at
 // plan.TriggerLevel (after Bonferroni over the candidates), or every
 // candidate's screening could pass the claim with margin ([held]'s test of
-// the screenings).
+// the screenings) and none of those it would confirm is unresolved (values
+// too rare to screen, which leave its confirmation unresolved too: it
+// could not hold, and the full run screens them again at the
+// confirmation's size).
 func (s *screening[D, F]) decidable() bool {
 	if s.violates(s.cands[0], s.triggerZ()) {
 		return true
 	}
 	below := holdTest(s.crit, s.cfg.Run.Threshold)
-	return below != nil && screeningsPass(s.cands, below)
+	return below != nil && screeningsPass(s.cands, below) && !slices.ContainsFunc(distinctLeading(s.cands, plan.Confirmed), func(i int) bool {
+		return s.cands[i].Screening.Unresolved != ""
+	})
 }

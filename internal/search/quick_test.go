@@ -29,6 +29,9 @@ type staged struct {
 	// and ranks at the quick size (not to the wide pairs').
 	sparseAtQuick bool
 	luckyAtQuick  float64
+	// unresolvedAtQuick marks every screening at the quick size unresolved
+	// (values too rare to screen at that size).
+	unresolvedAtQuick bool
 }
 
 func (*staged) Directions() [2]string { return [2]string{"X→Y", "Y→X"} }
@@ -55,6 +58,9 @@ func (s *staged) Screen(seed uint64, p fixtures.Pair[int], st plan.Stage) (xy, y
 		}
 	}
 	sc := Score{Estimate: v, StdErr: 1 / math.Sqrt(float64(st.Samples)), Rank: v + float64(p.X)/1e4}
+	if s.unresolvedAtQuick && st.Samples == quickScreening {
+		sc.Unresolved = "too rare at the quick size"
+	}
 	rev := sc
 	rev.Rank--
 	return Screened[finding]{sc, finding{p.X}}, Screened[finding]{rev, finding{p.X}}, nil
@@ -157,6 +163,18 @@ func TestQuickLookWidePromotionIsDecidedAgainstTheFullScreening(t *testing.T) {
 func TestQuickLookTooSparseScreensInFull(t *testing.T) {
 	s, out := runStagedOn(t, &staged{v: 0.3, sparseAtQuick: true})
 	require.False(t, out.Quick || out.Violated)
+	require.Equal(t, []int{quickScreening, fullScreening}, s.screened[1])
+	require.True(t, out.Early && out.Held, "the full run's early look holds it")
+}
+
+// A quick screening whose leading candidates are unresolved (values too
+// rare to screen at its size) cannot be held at the quick look, whose
+// confirmations of them would be unresolved too: the quick look spends no
+// confirmation on them, and the full run screens in full.
+func TestQuickLookDoesNotConfirmUnresolvedScreenings(t *testing.T) {
+	s, out := runStagedOn(t, &staged{v: 0.3, unresolvedAtQuick: true})
+	require.False(t, out.Quick || out.Violated)
+	require.NotContains(t, s.looks, quickConfirmation)
 	require.Equal(t, []int{quickScreening, fullScreening}, s.screened[1])
 	require.True(t, out.Early && out.Held, "the full run's early look holds it")
 }

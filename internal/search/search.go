@@ -260,6 +260,12 @@ type Outcome[D, F any] struct {
 	// the screening saw too few times each (a discrete output of many
 	// values), which more draws resolve only as far as the values repeat.
 	Sparse bool
+	// Rare is set when Unresolved is values without an order, a share of
+	// whose draws the screening that chose the statistic (at the
+	// confirmation's size, where refine screened it again) saw too few
+	// times each to rank (RareShare), which more draws resolve only as
+	// far as the values repeat.
+	Rare bool
 	// Unseen is set when Unresolved is values the screening never saw that
 	// one side drew beyond the other's draws of them (an event
 	// criterion's), which more draws resolve only as far as the values
@@ -432,6 +438,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	if !out.Violated {
 		out.Unresolved, out.UnresolvedUnbounded, out.InTails = unresolved(out.Confirmed)
 		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
+		out.Rare = strings.HasPrefix(out.Unresolved, rarePrefix)
 		out.Unseen = strings.HasPrefix(out.Unresolved, unseenPrefix)
 		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
 		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
