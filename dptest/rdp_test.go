@@ -400,7 +400,7 @@ func TestRareValuesThatTheirOwnCountsRankAreNotPooled(t *testing.T) {
 }
 
 // The same block claimed at 1.5 times below its D_5 (0.3014/1.5 = 0.2009):
-// a tenth of the draws of a screening of 100,000 a side fall on words it
+// about a twelfth of the draws of a screening of 100,000 a side fall on words it
 // saw fewer than a dozen times, which the statistic's counts cannot rank,
 // and the groups made there averaged the block with words of ratio 1 (at
 // λ = 5 the confirmed bound was 0.13–0.15, a pass). The audit screens
@@ -441,9 +441,10 @@ func tailOfRareWords() dptest.Mechanism[[]float64] {
 
 // Where rare values still hold a share of the draws at the confirmation's
 // size, a Rényi audit cannot rank them and says so rather than pass: the
-// pair X=[0], Y=[0] of tailOfRareWords (D_2 = 0, claimed at 0.05). (Half
-// the outputs on the words, not a tenth, and the screening itself sees
-// the values barely repeat, which is inconclusive already.) A violation
+// pair X=[0], Y=[0] of tailOfRareWords (D_2 = 0, claimed at 0.05). The
+// words are a tenth of the outputs: with half the outputs on them, the
+// screening's values barely repeat at all, and the audit is inconclusive
+// for that reason before this one. A violation
 // elsewhere is still a violation: X=[1], Y=[0], whose heads alone make
 // D_2(M(X) ‖ M(Y)) = ln(0.9²/0.8 + 0.1) = 0.107, claimed at 0.05.
 func TestRareValuesTheConfirmationCannotRankAreInconclusive(t *testing.T) {

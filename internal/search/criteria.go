@@ -84,8 +84,9 @@ type RenyiFinding struct {
 	// values can be chosen as well as a telling one.)
 	SparseValues float64
 	// Rare, for a table of values that have no order to range them by
-	// (rareValuesOf), is the share of the screening's draws on values it
-	// saw fewer than renyi.RareCount times; zero otherwise.
+	// (rareValuesOf), holds the share of the screening's draws on values
+	// it saw fewer than renyi.RareCount times, and its draws per side;
+	// zero otherwise.
 	Rare RareValues
 	// Alone is the most frequent atom of a real output (a cell of one
 	// value inside the partition, not beyond a gap) that the screening
@@ -836,21 +837,23 @@ func sparseReason(perValue float64) string {
 }
 
 // RareShare is the share of a screening's draws on rare values (seen
-// fewer than renyi.RareCount times each in it, both sides pooled) from
-// which a table of values that have no order leaves a Rényi screening
-// unresolved, so that the leading pairs are screened again at the
-// confirmation's size (refine), and the audit inconclusive if they are
-// still that rare there. The statistic ranks values by their counts
-// (renyi.Group), which cannot rank values that rare: where they carry a
-// leak, it is averaged with values of low ratio. A block of 500 of 5,000
-// Zipf words that one dataset produces e times as often (D_5 = 0.301),
-// whose rare values hold 11% of a screening of 10⁵ draws per side, was
-// bounded at 0.44–0.70 of its D_λ at λ = 2, 5, 10 from that screening,
-// and a 1.5-fold violation passed; screened at 10⁶ draws a side, the same
-// groups bound 0.88–0.96 of it (3 seeds each). A hundredth leaves the
-// usual outputs alone (a rounded Gaussian's tails hold 10⁻⁵ of the draws
-// on such values); a leak on a smaller share (twenty strings, 0.09% of
-// one dataset's outputs) is not covered.
+// fewer than renyi.RareCount times each in it, both sides pooled, and
+// those only its held-out half drew) from which a table of values that
+// have no order leaves a Rényi screening unresolved, so that the leading
+// pairs are screened again at the confirmation's size (refine), and the
+// audit inconclusive if they are still that rare there. The statistic
+// ranks values by their counts (renyi.Group), which cannot rank values
+// that rare: where they carry a leak, it is averaged with values of low
+// ratio. A block of 500 of 5,000 Zipf words that one dataset produces e
+// times as often (D_5 = 0.301), whose rare values hold about 8.5% of a
+// screening of 10⁵ draws per side, was bounded at 0.44–0.70 of its D_λ
+// at λ = 2, 5, 10 from that screening, and a 1.5-fold violation passed;
+// screened at 10⁶ draws a side, the same groups bound 0.88–0.96 of it
+// (3 seeds each). A hundredth leaves the usual outputs alone (the tails
+// of a rounded Gaussian of σ = 5 hold 1.3·10⁻⁴ of a screening of 10⁵
+// draws per side on such values, 1.7·10⁻⁵ of one of 10⁶); a leak on a
+// smaller share (twenty strings, 0.09% of one dataset's outputs) is not
+// covered.
 const RareShare = 0.01
 
 // RareValues is the share of a screening's draws on values it saw fewer
@@ -865,9 +868,9 @@ type RareValues struct {
 // stat.CellGrouping), pooled as the statistic confirmed is made: the
 // values seen fewer than renyi.RareCount times in both, and those that
 // only held drew (its Unlisted cell). Only for tables of values that
-// have no order to range them by, and dense numbers (whose rare values
-// hold at most 1.2% of the draws, each value being seen 1,000 times on
-// average); zero for a partition's cells, and for numbers screened in
+// have no order to range them by, and dense numbers (each value seen
+// 1,000 times on average in the first half, so that their rare values
+// hold about 0.6% of the draws at most, under RareShare); zero for a partition's cells, and for numbers screened in
 // ranges, whose sparseness sparseCount measures.
 func rareValuesOf(order, held *stat.Table) RareValues {
 	if order.Partition != nil || order.InRanges() {

@@ -50,7 +50,7 @@ func TestRareValuesOfAScreening(t *testing.T) {
 // there: nine outputs in ten one value, the tenth one of 2,000 others.
 // Screened on 100,000 draws a side, each of those is seen about 10 times,
 // both sides together, and those seen fewer than 12 times hold 6% of the
-// draws (a Poisson count of mean 10, weighted by itself, is at most 10 with
+// draws (a Poisson count of mean 10, weighted by itself, is at most 11 with
 // probability 0.58); on a million, about 100 times, and neither the
 // screening nor its confirmation is unresolved.
 func TestRareValuesLeaveTheScreeningUnresolved(t *testing.T) {
