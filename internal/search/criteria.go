@@ -205,7 +205,11 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	if err != nil {
 		return xy, yx, err
 	}
-	sparse, rare := sparseCount(orders[0]), rareValuesOf(orders[0], helds[0])
+	pooleds := make([]*stat.Table, len(orders)) // each half pooled with the other, once for both directions
+	for k := range orders {
+		pooleds[k] = stat.Pooled(orders[k], helds[k])
+	}
+	sparse, rare := sparseCount(orders[0]), rareValuesOf(orders[0], helds[0], pooleds[0])
 	alone := aloneAtomsOf(orders, helds)
 	tails := make([]bool, len(orders)) // ranges whose values have tails
 	for k, t := range orders {
@@ -217,7 +221,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 	var out [2]Screened[RenyiFinding]
 	for d, reverse := range []bool{false, true} {
 		for k := range orders {
-			s, err := c.screenDirection(orders[k], helds[k], reverse)
+			s, err := c.screenDirection(orders[k], helds[k], pooleds[k], reverse)
 			if err != nil {
 				return xy, yx, err
 			}
@@ -275,8 +279,9 @@ func heldOutTables[D any](src sampler.Source[D], seed uint64, p fixtures.Pair[D]
 
 // screenDirection chooses one direction's statistic (see [RDP]): the
 // groups and the event are fixed on order; their predicted confirmation
-// bounds, the rank and the screening estimate come from held.
-func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) (Screened[RenyiFinding], error) {
+// bounds, the rank and the screening estimate come from held; the
+// grouping confirmed is made on pooled, the two halves' stat.Pooled.
+func (c rdpCriterion[D]) screenDirection(order, held, pooled *stat.Table, reverse bool) (Screened[RenyiFinding], error) {
 	par := c.par
 	par.Alpha = plan.TriggerLevel
 	r, plain, grouped, rareAsOne, err := c.heldGrouped(order, held, reverse, par)
@@ -285,7 +290,6 @@ func (c rdpCriterion[D]) screenDirection(order, held *stat.Table, reverse bool) 
 	}
 	event, predicted := renyi.BestEvent(order, held, par.Lambda, c.confirm, reverse, c.alpha)
 	zones, reachable := renyi.EndZones(order, par.Lambda, c.confirm)
-	pooled := stat.Pooled(order, held)
 	// Far outputs of the bounded side alone: no estimate bounds them, so
 	// the pair is confirmed first and no look holds the claim.
 	farAlone := farAloneCells(pooled, reverse) >= FarAloneCount
@@ -865,18 +869,18 @@ type RareValues struct {
 
 // rareValuesOf measures the rare values of a screening drawn in two
 // halves, order (a table) and held (its draws counted in order's cells,
-// stat.CellGrouping), pooled as the statistic confirmed is made: the
-// values seen fewer than renyi.RareCount times in both, and those that
-// only held drew (its Unlisted cell). Only for tables of values that
-// have no order to range them by, and dense numbers (each value seen
-// 1,000 times on average in the first half, so that their rare values
-// hold about 0.6% of the draws at most, under RareShare); zero for a partition's cells, and for numbers screened in
-// ranges, whose sparseness sparseCount measures.
-func rareValuesOf(order, held *stat.Table) RareValues {
-	if order.Partition != nil || order.InRanges() {
+// stat.CellGrouping), in pooled (their stat.Pooled), from which the
+// statistic confirmed is made: the values seen fewer than
+// renyi.RareCount times in both, and those only held drew (its Unlisted
+// cell). Only for tables of values that have no order to range them by,
+// and dense numbers (each value seen 1,000 times on average in the first
+// half, so that their rare values hold about 0.6% of the draws at most,
+// under RareShare); zero for a partition's cells, and for numbers
+// screened in ranges, whose sparseness sparseCount measures.
+func rareValuesOf(order, held, pooled *stat.Table) RareValues {
+	if order.Partition != nil || order.InRanges() || pooled.NP+pooled.NQ == 0 {
 		return RareValues{}
 	}
-	pooled := stat.Pooled(order, held)
 	var rare int64
 	for _, c := range pooled.Cells {
 		if c.P+c.Q < renyi.RareCount {
@@ -887,9 +891,6 @@ func rareValuesOf(order, held *stat.Table) RareValues {
 		if _, unlisted := c.Value.(stat.Unlisted); unlisted {
 			rare += c.P + c.Q
 		}
-	}
-	if pooled.NP+pooled.NQ == 0 {
-		return RareValues{}
 	}
 	return RareValues{float64(rare) / float64(pooled.NP+pooled.NQ), pooled.NP}
 }

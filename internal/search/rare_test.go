@@ -25,22 +25,22 @@ func TestRareValuesOfAScreening(t *testing.T) {
 		{Value: "a", P: 980, Q: 990}, {Value: "rare", P: 6, Q: 2}, {Value: "twelve", P: 7, Q: 0}, {Value: "common", P: 7, Q: 8},
 	}}
 	held := stat.Recounted(order, []int64{985, 2, 5, 7, 1}, []int64{990, 1, 0, 8, 1}, 1000, 1000)
-	r := rareValuesOf(order, held)
+	r := rareValuesOf(order, held, stat.Pooled(order, held))
 	require.Equal(t, RareValues{Share: 13.0 / 4000, Draws: 2000}, r)
 	require.Empty(t, r.reason(), "under RareShare")
 
 	held = stat.Recounted(order, []int64{973, 2, 5, 7, 13}, []int64{985, 1, 0, 8, 6}, 1000, 1000)
-	r = rareValuesOf(order, held)
+	r = rareValuesOf(order, held, stat.Pooled(order, held))
 	require.Equal(t, RareValues{Share: 30.0 / 4000, Draws: 2000}, r)
 	held = stat.Recounted(order, []int64{963, 2, 5, 7, 23}, []int64{975, 1, 0, 8, 16}, 1000, 1000)
-	r = rareValuesOf(order, held)
+	r = rareValuesOf(order, held, stat.Pooled(order, held))
 	require.Equal(t, "values seen fewer than 12 times each in the 2000 draws per side that chose the statistic hold 1.25% of those draws: the statistic ranks values by their counts, which cannot tell the ratios of values that rare apart, so a divergence among them may be averaged away with values of low ratio", r.reason())
 
 	part := &stat.Table{NP: order.NP, NQ: order.NQ, Cells: order.Cells, Partition: &stat.Partition{}}
-	require.Zero(t, rareValuesOf(part, part))
+	require.Zero(t, rareValuesOf(part, part, part))
 	ranges := &stat.Table{NP: order.NP, NQ: order.NQ, Cells: order.Cells, Values: order}
-	require.Zero(t, rareValuesOf(ranges, ranges))
-	require.Zero(t, rareValuesOf(&stat.Table{}, &stat.Table{}))
+	require.Zero(t, rareValuesOf(ranges, ranges, ranges))
+	require.Zero(t, rareValuesOf(&stat.Table{}, &stat.Table{}, &stat.Table{}))
 }
 
 // A screening whose rare values hold RareShare of its draws or more
