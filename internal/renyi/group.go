@@ -62,6 +62,50 @@ func groupKeyed(t *stat.Table, ks []keyed, lambda float64) stat.Grouping {
 	return grouping(t, ks, group, groups)
 }
 
+// MergeOneSided returns g, a grouping of table t of values, with the
+// groups that only P produced in t (only Q if reverse) made one group, the
+// first of them, and the groups numbered again in order. Keyed one by
+// one, values that only P produced, each seen a few times, fall among
+// the other values at their penalised keys, and Group closes a group at
+// each run of them: a leak spread over values each too rare to rank on
+// its own (strings that one dataset alone draws) then lies in several
+// groups, and the estimator, which floors each group's q̂ at τ, counts
+// Σ a_g^λ·τ^{1−λ} for their shares a_g, where one group counts
+// (Σ a_g)^λ·τ^{1−λ}, several times more. But values that only P
+// produced by chance, which Q produces too at a finite ratio, make one
+// group of a noisier plug-in term at high orders, so the caller merges
+// only where other draws show the values one-sided. Merging is a
+// function of the screening, so the bound stays a bound. A partition's
+// groups are returned as they are.
+func MergeOneSided(g stat.Grouping, t *stat.Table, reverse bool) stat.Grouping {
+	if g.Partition != nil {
+		return g
+	}
+	p, q := GroupTotals(t, g)
+	if reverse {
+		p, q = q, p
+	}
+	into, first, next := make([]int, g.Groups), -1, 0
+	for k := range g.Groups {
+		switch {
+		case q[k] > 0 || p[k] == 0:
+			into[k], next = next, next+1
+		case first < 0:
+			first, into[k], next = next, next, next+1
+		default:
+			into[k] = first
+		}
+	}
+	if next == g.Groups {
+		return g
+	}
+	out := stat.Grouping{Groups: next, OfValue: make(map[any]int, len(g.OfValue)), Unlisted: into[g.Unlisted]}
+	for v, k := range g.OfValue {
+		out.OfValue[v] = into[k]
+	}
+	return out
+}
+
 // Coarsen merges consecutive groups of a Group grouping for a smaller
 // sample than it was made for: ep and eq are each group's expected
 // outputs per side in that sample (the screening's counts of the group,
@@ -372,7 +416,8 @@ func oneSidedKey(p, np, nq float64) float64 {
 
 // grouping maps the ordered cells ks to their groups: by cell index for a
 // partition, by value otherwise, values the screening never saw to the
-// last group.
+// group of the table's cell of them (stat.WithUnlisted), if it has one,
+// else to the last group.
 func grouping(t *stat.Table, ks []keyed, group []int, groups int) stat.Grouping {
 	out := stat.Grouping{Groups: groups, Partition: t.Partition}
 	if t.Partition != nil {
@@ -383,10 +428,14 @@ func grouping(t *stat.Table, ks []keyed, group []int, groups int) stat.Grouping 
 		return out
 	}
 	out.OfValue = make(map[any]int, len(ks))
+	out.Unlisted = out.Groups - 1
 	for i, k := range ks {
+		if _, unlisted := k.cell.Value.(stat.Unlisted); unlisted {
+			out.Unlisted = group[i] // a table's own cell of unlisted values (stat.WithUnlisted)
+			continue
+		}
 		out.OfValue[k.cell.Value] = group[i]
 	}
-	out.Unlisted = out.Groups - 1
 	return out
 }
 

@@ -78,6 +78,10 @@ type Score struct {
 	// FarAlone is set when the confirmation counted far outputs of the
 	// bounded side alone (farAlone), which Unresolved then names.
 	FarAlone bool
+	// AloneValues is, for a Rényi confirmation of a table of values, the
+	// group of values the bounded side alone produced in it (see
+	// [AloneValues]; Unbounded is then set), nil if none.
+	AloneValues *AloneValues
 	// Unresolved, if not empty, is why this confirmation cannot show a
 	// claim holds whatever its bound (see [Outcome.Unresolved]).
 	Unresolved string

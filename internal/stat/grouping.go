@@ -1,6 +1,10 @@
 package stat
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // Grouping maps each output to a group, fixed on a screening sample before
 // the outputs it counts are drawn: the cells of a Partition (real outputs)
@@ -291,6 +295,35 @@ func Pooled(t, held *Table) *Table {
 	SortCells(out.Cells)
 	return out
 }
+
+// WithUnlisted returns pooled, a [Pooled] table of t's values and of
+// held (its draws counted in t's cells, [Recounted]), with one more cell,
+// of value [Unlisted]: the draws held made on values t does not list,
+// scaled to pooled's draws per side (doubled for halves of one size).
+// Those are the values a grouping made on pooled cannot list (its
+// Unlisted group), and held's draws of them, independent of t, say what
+// share and ratio that group will have: a grouping can then key them as
+// one cell among the others instead of lumping them with a group chosen
+// blind. (Scaling the counts makes the cell's counts look twice as
+// precise as they are; they only place it in the order.) Tables of
+// partition cells, or with no Unlisted draws, are returned as they are.
+func WithUnlisted(pooled, held *Table) *Table {
+	if pooled.Partition != nil || held.NP == 0 || held.NQ == 0 {
+		return pooled
+	}
+	for _, c := range held.Cells {
+		if _, unlisted := c.Value.(Unlisted); unlisted && c.P+c.Q > 0 {
+			out := *pooled
+			out.Cells = append(slices.Clip(pooled.Cells), Cell{Value: Unlisted{},
+				P: scaled(c.P, pooled.NP, held.NP), Q: scaled(c.Q, pooled.NQ, held.NQ)})
+			return &out
+		}
+	}
+	return pooled
+}
+
+// scaled is c draws of n scaled to m draws, rounded.
+func scaled(c, m, n int64) int64 { return int64(math.Round(float64(c) * float64(m) / float64(n))) }
 
 // Product is the grouping by both a and b, which must group the cells of
 // the same partition, or both values: cell (or value) c is in group

@@ -296,3 +296,23 @@ func TestCellGroupingRecountedPooled(t *testing.T) {
 	require.Equal(t, int64(2), pooled.NQ)
 	require.ElementsMatch(t, []Cell{{Value: "a", P: 3}, {Value: "b", P: 1, Q: 2}}, pooled.Cells)
 }
+
+// WithUnlisted adds to a pooled table a cell of the values its first half
+// did not list, with the held-out half's draws of them scaled to the
+// pooled draws per side: here 2 of X's 3 held draws, so 4 of the 6 pooled
+// ones, and none of Y's. Without such draws, or for a partition, the
+// table is returned as it is.
+func TestWithUnlistedKeepsTheHeldOutHalfsUnlistedDraws(t *testing.T) {
+	first := &Table{NP: 3, NQ: 1, Cells: []Cell{{Value: "a", P: 2}, {Value: "b", P: 1, Q: 1}}}
+	held := Recounted(first, []int64{1, 0, 2}, []int64{0, 1, 0}, 3, 1)
+	pooled := Pooled(first, held)
+	with := WithUnlisted(pooled, held)
+	require.Equal(t, append(slices.Clone(pooled.Cells), Cell{Value: Unlisted{}, P: 4}), with.Cells)
+	require.Equal(t, pooled.NP, with.NP)
+	require.Len(t, pooled.Cells, 2, "the pooled table is not changed")
+
+	none := Recounted(first, []int64{1, 2, 0}, []int64{0, 1, 0}, 3, 1)
+	require.Same(t, pooled, WithUnlisted(pooled, none))
+	part := &Table{NP: 3, NQ: 1, Partition: &Partition{}}
+	require.Same(t, part, WithUnlisted(part, held))
+}
