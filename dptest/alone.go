@@ -160,6 +160,15 @@ type AloneOutput struct {
 	// one side, none on the other) would bound the measure above the claim
 	// at the confirmations' level, +Inf if no number up to 10¹⁵ would.
 	RefutingDraws float64
+	// Values is, for a Discrete mechanism's outputs that an RDP audit's
+	// confirmation counted together in one group of its statistic (Count
+	// of its Draws draws then; Value and Coordinate unset), how many
+	// distinct values the screening listed in that group, Example one of
+	// them, printed, and Unlisted whether the group also holds values the
+	// screening never saw; 0 for one output.
+	Values   int
+	Example  string
+	Unlisted bool
 }
 
 // aloneVerdict weighs, for an audit that found no violation, an atom one
@@ -174,18 +183,53 @@ func aloneVerdict[D any](atom search.AloneAtom, pair fixtures.Pair[D], m aloneMe
 	if atom.Count == 0 {
 		return nil, nil
 	}
-	a := float64(atom.Count) / float64(atom.Draws)
-	alone := &AloneOutput{
+	return weighAlone(&AloneOutput{
 		Pair: pair, Reverse: atom.Reverse, Value: atom.Value, Coordinate: atom.Coordinate, Count: atom.Count, Draws: atom.Draws,
-		NeededRate: aloneRate(a, m, eps), RefutingDraws: aloneReach(a, m, eps, alpha),
-	}
-	if m.bound(atom.Count, atom.Draws, 0, atom.Draws, alpha) > eps {
+	}, m, eps, alpha)
+}
+
+// weighAlone sets an output of one dataset alone's NeededRate and
+// RefutingDraws for a claim eps, and returns it with the error of
+// aloneVerdict's rule: inconclusive if its own counts, none on the other
+// side, bound the measure of that one event above the claim at level
+// alpha, which the statistic confirmed did not show.
+func weighAlone(alone *AloneOutput, m aloneMeasure, eps, alpha float64) (*AloneOutput, error) {
+	a := float64(alone.Count) / float64(alone.Draws)
+	alone.NeededRate, alone.RefutingDraws = aloneRate(a, m, eps), aloneReach(a, m, eps, alpha)
+	if m.bound(alone.Count, alone.Draws, 0, alone.Draws, alpha) > eps {
+		draws := "screening"
+		if alone.Values > 0 || alone.Unlisted {
+			draws = "confirmation"
+		}
 		return alone, &InconclusiveError{
-			Reason: alone.seen(m.infinite) + ": those screening draws alone bound it above the claim, but the statistic confirmed did not show it",
+			Reason: alone.seen(m.infinite) + ": those " + draws + " draws alone bound it above the claim, but the statistic confirmed did not show it",
 			Remedy: "a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) tests outputs that one dataset alone produces",
 		}
 	}
 	return alone, nil
+}
+
+// aloneValuesVerdict is aloneVerdict for the group of values one dataset
+// alone produced in a confirmation of an RDP audit's candidates
+// (search.AloneValues), the one of highest rate; nil if none counted one,
+// or if a screening's atom (atom) was seen at a higher rate.
+func aloneValuesVerdict[D any](confirmed []search.Candidate[D, search.RenyiFinding], atom search.AloneAtom, m aloneMeasure, eps, alpha float64) (*AloneOutput, error) {
+	var best *AloneOutput
+	rate := func(count, draws int64) float64 { return float64(count) / float64(draws) }
+	for _, c := range confirmed {
+		for _, s := range c.Confirmations {
+			v := s.AloneValues
+			if v == nil || best != nil && rate(v.Draws, v.Of) <= rate(best.Count, best.Draws) {
+				continue
+			}
+			best = &AloneOutput{Pair: c.Pair, Reverse: c.Reverse, Coordinate: -1, Count: v.Draws, Draws: v.Of,
+				Values: v.Values, Example: v.Example, Unlisted: v.Unlisted}
+		}
+	}
+	if best == nil || atom.Count > 0 && rate(atom.Count, atom.Draws) >= rate(best.Count, best.Draws) {
+		return nil, nil
+	}
+	return weighAlone(best, m, eps, alpha)
 }
 
 // datasets names the dataset that produced the output and the other.
@@ -210,7 +254,29 @@ func (a *AloneOutput) seen(infinite string) string {
 	if a.Coordinate >= 0 {
 		output = fmt.Sprintf("the value %s of coordinate v[%d]", num(a.Value), a.Coordinate)
 	}
+	if a.Values > 0 || a.Unlisted {
+		return fmt.Sprintf("%s alone produced %s of %s confirmation draws on %s (%s none), %s", by, thousands(int(a.Count)), thousands(int(a.Draws)), a.valuesText(), other, infinite)
+	}
 	return fmt.Sprintf("%s alone produced %s (%s of %s screening draws; %s none), %s", by, output, thousands(int(a.Count)), thousands(int(a.Draws)), other, infinite)
+}
+
+// valuesText names the values of a group counted together.
+func (a *AloneOutput) valuesText() string {
+	var listed string
+	switch a.Values {
+	case 0:
+	case 1:
+		listed = fmt.Sprintf("the value %q", a.Example)
+	default:
+		listed = fmt.Sprintf("%s values such as %q", thousands(a.Values), a.Example)
+	}
+	switch {
+	case a.Unlisted && listed != "":
+		return listed + " and values the screening never saw"
+	case a.Unlisted:
+		return "values the screening never saw"
+	}
+	return listed
 }
 
 // aloneClause is what the success line of a passed RDP or GDP audit (kind)
@@ -225,13 +291,17 @@ func aloneClause(a *AloneOutput, kind string) string {
 		infinite = gaussianInfinite
 	}
 	clause := "; but " + a.seen(infinite)
+	it, its := "it", "its"
+	if a.Values > 1 || a.Unlisted {
+		it, its = "them", "their"
+	}
 	if a.NeededRate > 0 {
 		_, other := a.datasets()
-		clause += fmt.Sprintf(": the claim holds there only if %s produces it at least once in %s draws, which these draws cannot refute", other, roughly(1/a.NeededRate))
+		clause += fmt.Sprintf(": the claim holds there only if %s produces %s at least once in %s draws, which these draws cannot refute", other, it, roughly(1/a.NeededRate))
 	}
 	pointer := "RequireDP and RequireApproxDP test such outputs"
 	if !math.IsInf(a.RefutingDraws, 1) {
-		pointer = fmt.Sprintf("its expected counts at about %s draws per side would; %s", roughly(a.RefutingDraws), pointer)
+		pointer = fmt.Sprintf("%s expected counts at about %s draws per side would; %s", its, roughly(a.RefutingDraws), pointer)
 	}
 	return clause + " (" + pointer + ")"
 }

@@ -625,7 +625,10 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
 	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
 		alone, pair := aloneAmong(out.Screened, func(f search.RenyiFinding) search.AloneAtom { return f.Alone })
-		rep.Alone, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
+		rep.Alone, err = aloneValuesVerdict(out.Confirmed, alone, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
+		if rep.Alone == nil {
+			rep.Alone, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
+		}
 		return err
 	}
 	if err == nil && out.Unresolved != "" && !r.CrossCheck {

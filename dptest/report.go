@@ -55,9 +55,10 @@ type Report struct {
 	// vectors' own: a leak the score does not carry is not seen.
 	Resolution float64
 	// Unbounded is set when both confirmations of the witness counted its
-	// event under one dataset only, as an infinite divergence (RDP) or loss
-	// (DP) would show; LowerBound is then only what the sample size can
-	// show.
+	// event (or, for an RDP audit's grouped statistic of a Discrete
+	// mechanism, a group of ten or more values: AloneOutput) under one
+	// dataset only, as an infinite divergence (RDP) or loss (DP) would
+	// show; LowerBound is then only what the sample size can show.
 	Unbounded bool
 	Violated  bool
 	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
@@ -236,10 +237,13 @@ type Report struct {
 	Unvarying string
 	// Alone is, for an RDP or Gaussian-DP audit that found no violation,
 	// the output of one dataset alone that its screening saw most often
-	// (nil if none): a pass names it in its success line, with the rate
-	// at which the claim needs the other dataset to produce it; an audit
-	// whose screening draws alone bound its measure above the claim ends
-	// inconclusive instead, and Alone is set then too.
+	// (nil if none), or, for an RDP audit of a Discrete mechanism, the
+	// values of one dataset alone that a confirmation counted together in
+	// one group, if those came at a higher rate (AloneOutput.Values): a
+	// pass names it in its success line, with the rate at which the claim
+	// needs the other dataset to produce it; an audit whose own draws of
+	// it alone bound its measure above the claim ends inconclusive
+	// instead, and Alone is set then too.
 	Alone *AloneOutput
 
 	// err is the error of an audit that could not decide or could not run
@@ -427,7 +431,11 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "    event:        %s: %s of X's %s draws, %s of Y's (bounded at level %s)\n", e.Event, thousands(int(e.EventCounts[0])), thousands(e.Samples), thousands(int(e.EventCounts[1])), num(e.EventLevel))
 	}
 	if e.Unbounded {
-		fmt.Fprintf(&b, "    unbounded:    the event never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", thousands(e.Samples))
+		what := "the event"
+		if e.Kind == plan.KindRDP {
+			what = "one of the statistic's groups of outputs (its event, or a group of values)"
+		}
+		fmt.Fprintf(&b, "    unbounded:    %s never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", what, thousands(e.Samples))
 	}
 	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", e.PairsSearched, e.Confirmed)
 	if w := e.wideText(); w != "" {
