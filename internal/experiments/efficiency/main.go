@@ -1,6 +1,8 @@
 // Command efficiency counts the mechanism calls and seconds of default
 // audits, the measure of the sample-efficiency work: for the Gaussian,
-// Laplace, randomized response and SVT2 mechanisms, a full audit at claim
+// Laplace, randomized response and SVT2 mechanisms, and the discrete
+// Gaussian (σ = 1 and 0.5, integers, whose far tails one dataset
+// produces far more often than the other), a full audit at claim
 // = truth × {0.5, 0.8, 0.9, 0.95, 1, 1.25, 2, 10} for every claim type
 // with an exact truth (RDP at λ = 2, and at λ = 20 for a Gaussian; pure
 // DP; (ε, δ)-DP, where δ claims of 1 or more are skipped); and, with
@@ -67,6 +69,17 @@ func targets() []target {
 		}
 	}
 	p := math.Exp(rr.Eps0) / (1 + math.Exp(rr.Eps0))
+	discreteGaussian := func(sigma float64) target {
+		dg := mechanisms.DiscreteGaussian{Sigma: sigma, Sensitivity: 1}
+		m := dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+			s := 0.0
+			for _, v := range x {
+				s += v
+			}
+			return dg.Sample(r, int64(math.Round(s)))
+		})
+		return target{fmt.Sprintf("discrete Gaussian σ=%g RDP λ=2", sigma), dg.RDP(2), rdp(m), 0}
+	}
 	return []target{
 		{"Gaussian σ=1 RDP λ=2", mechanisms.Gaussian{Sigma: 1}.RDP(2), rdp(gauss), 0},
 		{"Gaussian σ=5 RDP λ=20", mechanisms.Gaussian{Sigma: 5}.RDP(20), func(c float64, s uint64) (dptest.Report, error) {
@@ -80,6 +93,8 @@ func targets() []target {
 		{"RR ε₀=1.5 DP", rr.Eps0, dp(rrM), 0},
 		{"RR ε₀=1.5 (0.75, δ)-DP", p - math.Exp(0.75)*(1-p), approx(rrM, 0.75), 1},
 		{"SVT2 ε=0.7 DP", svt.Epsilon(), dp(svtM), 0},
+		discreteGaussian(1),
+		discreteGaussian(0.5),
 	}
 }
 

@@ -22,7 +22,10 @@
 // at an offset of 10¹¹, the discrete Laplace of scale 1000, a partition
 // selection of infinite loss), and rare outputs that one dataset alone
 // produces, far beyond the noise or inside it (aloneShapes, pure DP at
-// ε = 2 and RDP at λ = 2, only violated rows). Every audit runs with the default options
+// ε = 2 and RDP at λ = 2, only violated rows), and values of its own that
+// each dataset produces beside a rounded Gaussian, each too rare to be
+// seen often (ownValueShapes: strings, integers, strings that never
+// repeat; RDP at λ = 2, only violated rows). Every audit runs with the default options
 // and its own seed (expstat.RunSeed of the shape and the run).
 //
 //	go run ./internal/experiments/robustness -reps 100 -vreps 20

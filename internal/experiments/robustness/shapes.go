@@ -31,6 +31,8 @@ func (s shape) infiniteClaim() float64 {
 		return 2 * mechanisms.Laplace{B: 1}.RDP(2)
 	case s.family == "alone":
 		return 2
+	case s.family == "own values":
+		return 2 * ownValuesGaussianRDP
 	}
 	return 5.5
 }
@@ -144,7 +146,63 @@ func shapes() []shape {
 			rdpReal(l, func(r *rand.Rand, x []float64) float64 { return sum(x) + 5*r.NormFloat64() })})
 	}
 	out = append(out, dpShapes()...)
-	return append(out, aloneShapes()...)
+	out = append(out, aloneShapes()...)
+	return append(out, ownValueShapes()...)
+}
+
+// ownValuesGaussianRDP is D₂ of round(Σx + N(0, 2²)) between datasets
+// whose sums differ by 1 (the continuous Gaussian's λΔ²/(2σ²), which
+// rounding only lowers): the own-values shapes' claim is twice it.
+const ownValuesGaussianRDP = 2.0 / 8
+
+// ownValueShapes are rounded Gaussians (σ = 2) beside which, in 0.3% of
+// their draws, each dataset produces values of its own (D = ∞ at every
+// order), each too rare to be seen often in a screening: one of 1,000
+// strings that name x₀ ("far-0.37-12"), the same as integers 10⁹ + 2j
+// + [x₀ ≥ ½], and, for datasets with x₀ ≥ ½ only, a string that never
+// repeats. Only violated rows (RDP at λ = 2, claimed at twice the
+// Gaussian's D₂): each must be detected, or pass naming the values one
+// dataset alone produced, or end inconclusive; never pass silently.
+func ownValueShapes() []shape {
+	const rate, values = 3e-3, 1000
+	gauss := func(r *rand.Rand, x []float64) float64 { return math.Round(sum(x) + 2*r.NormFloat64()) }
+	strs := dptest.Discrete(func(r *rand.Rand, x []float64) string {
+		if r.Float64() < rate {
+			return fmt.Sprintf("far-%g-%d", x[0], r.IntN(values))
+		}
+		return fmt.Sprint(gauss(r, x))
+	})
+	ints := dptest.Discrete(func(r *rand.Rand, x []float64) int64 {
+		if r.Float64() < rate {
+			parity := int64(0)
+			if x[0] >= 0.5 {
+				parity = 1
+			}
+			return 1e9 + 2*int64(r.IntN(values)) + parity
+		}
+		return int64(gauss(r, x))
+	})
+	unique := dptest.Discrete(func(r *rand.Rand, x []float64) string {
+		if x[0] >= 0.5 && r.Float64() < rate {
+			return fmt.Sprintf("u-%d", r.Uint64())
+		}
+		return fmt.Sprint(gauss(r, x))
+	})
+	var out []shape
+	for _, c := range []struct {
+		name string
+		m    dptest.Mechanism[[]float64]
+	}{
+		{"round(sum+N(0,2²)), own strings", strs},
+		{"round(sum+N(0,2²)), own integers", ints},
+		{"round(sum+N(0,2²)), unique strings", unique},
+	} {
+		out = append(out, shape{"own values", "RDP λ=2 " + c.name, "RDP", 2, math.Inf(1),
+			func(claim float64, o ...dptest.Option) (dptest.Report, error) {
+				return dptest.AuditRDP(c.m, 2, claim, o...)
+			}})
+	}
+	return out
 }
 
 // rrShapes is k-ary randomized response (ε₀ = 2) of the first record's
