@@ -36,11 +36,13 @@ import (
 // outputs directly). Values of a [Discrete] mechanism that one dataset
 // alone produces, each too rare to be seen often (strings of its own),
 // are counted together: when a screening's held-out half draws ten or
-// more of those its first half saw from one side only, and none from the
-// other, the pair is screened again at the confirmation's size, where
-// they fall in one group; a confirmation that counts ten or more
-// outputs of one dataset in a group the other never produced holds no
-// claim early, and a pass names those values and b as for an atom.
+// more times the values its first half saw from one side only, twenty
+// times as often as the other side, the pair is screened again at the
+// confirmation's size, where they fall in one group; a confirmation that
+// counts ten or more outputs of one dataset, and none of the other's, in
+// a group of ten or more values (of numbers, with one amid the other's
+// outputs) holds no claim early, and a pass names those values and b as
+// for an atom.
 //
 // It fails the test, with a message naming the value, on λ ≤ 1, λ = +Inf,
 // λ NaN, ε < 0, ε NaN or ε = +Inf (a claim of nothing), a zero Mechanism,

@@ -29,7 +29,8 @@ const (
 // joins the one before). For a table of partition cells every cell of the
 // partition is grouped, those the screening never saw with the others of
 // their key; for a table of values, a value the screening never saw falls
-// in the last group, with the cells of the lowest ratio.
+// in the group of the table's cell of such values (stat.WithUnlisted) if
+// it has one, else in the last group, with the cells of the lowest ratio.
 func Group(t *stat.Table, lambda float64, n int, reverse bool) stat.Grouping {
 	return groupKeyed(t, orderCells(t, n, reverse, PenalisedKeys), lambda)
 }

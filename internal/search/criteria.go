@@ -684,12 +684,14 @@ type AloneValues struct {
 }
 
 // AloneValuesCount is the fewest listed values a group of AloneValues
-// holds, unless it holds the unlisted ones.
+// holds, unless it holds the unlisted ones (of outputs that are not
+// numbers).
 const AloneValuesCount = 10
 
 // aloneValues returns the group of f's grouping of values that counts cp,
 // cq (f.counted()'s, the bounded side's first) show as the bounded side's
-// alone (AloneValues), the one of most draws; nil if none, or if f is an
+// alone (AloneValues), the one of most draws among those it takes; nil if
+// none, or if f is an
 // event or groups a partition's cells. The estimator floors the other
 // side's share of such a group at τ, so its estimate and standard error
 // set the statistic no upper limit, and no look may hold a claim on it
@@ -700,32 +702,40 @@ func (f *RenyiFinding) aloneValues(cp, cq []int64, n int64) *AloneValues {
 	}
 	zones := max(f.Zones.Groups, 1)
 	cp, cq = sumZones(cp, zones), sumZones(cq, zones)
-	best := -1
+	printed := make(map[int][]string) // the listed values of each group of the bounded side alone
 	for g := range cp {
-		if cq[g] == 0 && cp[g] >= FarAloneCount && (best < 0 || cp[g] > cp[best]) {
+		if cq[g] == 0 && cp[g] >= FarAloneCount {
+			printed[g] = nil
+		}
+	}
+	if len(printed) == 0 {
+		return nil
+	}
+	numbers := true
+	for v, g := range f.Grouping.OfValue {
+		_, number := stat.NumberKeyOf(v)
+		numbers = numbers && number
+		if list, alone := printed[g]; alone {
+			printed[g] = append(list, fmt.Sprint(v))
+		}
+	}
+	best := -1
+	for g, list := range printed {
+		unlisted := f.Grouping.Unlisted == g
+		switch {
+		case numbers && !(g < len(f.Inside) && f.Inside[g]):
+		case len(list) < AloneValuesCount && (numbers || !unlisted):
+		case best < 0 || cp[g] > cp[best] || cp[g] == cp[best] && g < best:
 			best = g
 		}
 	}
 	if best < 0 {
 		return nil
 	}
-	a := &AloneValues{Draws: cp[best], Of: n, Unlisted: f.Grouping.Unlisted == best}
-	numbers := true
-	var printed []string
-	for v, g := range f.Grouping.OfValue {
-		_, number := stat.NumberKeyOf(v)
-		numbers = numbers && number
-		if g == best {
-			printed = append(printed, fmt.Sprint(v))
-		}
-	}
-	a.Values = len(printed)
-	if numbers && !(best < len(f.Inside) && f.Inside[best]) || a.Values < AloneValuesCount && (numbers || !a.Unlisted) {
-		return nil
-	}
-	if len(printed) > 0 {
-		slices.Sort(printed)
-		a.Example = printed[len(printed)/2]
+	a := &AloneValues{Draws: cp[best], Of: n, Values: len(printed[best]), Unlisted: f.Grouping.Unlisted == best}
+	if list := printed[best]; len(list) > 0 {
+		slices.Sort(list)
+		a.Example = list[len(list)/2]
 	}
 	return a
 }
@@ -1180,7 +1190,11 @@ func (o OneSidedValues) reason(par renyi.Params, estimate float64) string {
 	if !o.material(par, estimate) {
 		return ""
 	}
-	return fmt.Sprintf("%d of the %d held-out draws of one dataset (and %d of the other's) fell on values that the first half saw from it alone: values that one dataset alone produces may be listed only in part on this many draws, so a larger screening is needed to count them", o.Held, o.Draws, o.Other)
+	where := "values that the first half saw from it alone"
+	if o.First == 0 {
+		where = "values that the first half never saw"
+	}
+	return fmt.Sprintf("%d of the %d held-out draws of one dataset (and %d of the other's) fell on %s: values that one dataset alone produces may be listed only in part on this many draws, so a larger screening is needed to count them", o.Held, o.Draws, o.Other, where)
 }
 
 // reason explains why a pass on values whose rare ones hold RareShare of

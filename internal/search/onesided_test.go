@@ -48,12 +48,13 @@ func TestOneSidedValuesAreMaterialAgainstTheEstimate(t *testing.T) {
 	at := func(lambda float64) renyi.Params {
 		return renyi.Params{Lambda: lambda, DiscreteTau: plan.RenyiDiscreteTau}
 	}
-	o := OneSidedValues{Held: 25, Draws: 50_000}
+	o := OneSidedValues{Held: 25, Draws: 50_000, First: 20, FirstDraws: 50_000}
 	require.True(t, o.material(at(2), 0.25))
 	require.Contains(t, o.reason(at(2), 0.25), "25 of the 50000 held-out draws of one dataset (and 0 of the other's) fell on values that the first half saw from it alone")
 	require.False(t, o.material(at(2), 2))
 	require.Empty(t, o.reason(at(2), 2))
 	require.True(t, o.material(at(10), 1.25))
+	require.Contains(t, OneSidedValues{Held: 25, Draws: 50_000}.reason(at(2), 0.25), "fell on values that the first half never saw")
 	require.InDelta(t, math.Log(math.Exp(0.25)+0.025), o.potential(at(2), 0.25), 1e-12)
 	first := OneSidedValues{Held: 25, Draws: 50_000, First: 150, FirstDraws: 50_000}
 	require.InDelta(t, math.Log(math.Exp(0.25)+0.9), first.potential(at(2), 0.25), 1e-12, "the first half's share, three times the held-out half's")
@@ -155,4 +156,29 @@ func TestInsideGroupsTellValuesAmidTheOthersFromATail(t *testing.T) {
 	words := &stat.Table{NP: 10, NQ: 10, Cells: []stat.Cell{{Value: "a", P: 10}, {Value: "b", Q: 10}}}
 	wg := stat.Grouping{Groups: 2, OfValue: map[any]int{"a": 0, "b": 1}}
 	require.Nil(t, insideGroups(words, wg, groupSizes(words, wg, false, 1000), false), "not numbers")
+}
+
+// aloneValues takes, among the groups a confirmation counted on the
+// bounded side alone, the one of most draws that it takes at all: a group
+// of one string seen 50 times (a steep tail, most likely) is passed over
+// for twelve strings seen 20 times; of numbers, only a group with a value
+// amid the other side's outputs.
+func TestAloneValuesTakesTheLargestGroupItNames(t *testing.T) {
+	g := stat.Grouping{Groups: 4, OfValue: map[any]int{"tail": 0, "common": 2}, Unlisted: 3}
+	for i := range 12 {
+		g.OfValue[fmt.Sprintf("s%02d", i)] = 1
+	}
+	f := &RenyiFinding{Grouping: g}
+	a := f.aloneValues([]int64{50, 20, 1000, 0}, []int64{0, 0, 1000, 0}, 10_000)
+	require.Equal(t, &AloneValues{Draws: 20, Of: 10_000, Values: 12, Example: "s06"}, a)
+	require.Nil(t, f.aloneValues([]int64{50, 9, 1000, 0}, []int64{0, 0, 1000, 0}, 10_000), "nine draws are no evidence")
+
+	numbers := stat.Grouping{Groups: 2, OfValue: map[any]int{}, Unlisted: 1}
+	for i := range 12 {
+		numbers.OfValue[int64(i)] = 0
+	}
+	f = &RenyiFinding{Grouping: numbers}
+	require.Nil(t, f.aloneValues([]int64{30, 0}, []int64{0, 0}, 10_000), "a tail of numbers")
+	f.Inside = []bool{true, false}
+	require.Equal(t, 12, f.aloneValues([]int64{30, 0}, []int64{0, 0}, 10_000).Values)
 }
