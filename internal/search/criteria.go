@@ -353,8 +353,9 @@ func (c rdpCriterion[D]) screenDirection(order, held, pooled *stat.Table, revers
 
 // insideGroups returns, for a grouping g of a pooled screening t of
 // numbers, oriented for D_λ(P ‖ Q) (D_λ(Q ‖ P) if reverse), which of the
-// groups the other side never produced there (sizes.Q[g] = 0) hold a value with FarAloneCount or more of the other
-// side's outputs below it and as many above: values one dataset alone
+// groups the other side never produced there (sizes.Q[g] = 0) hold a
+// value with FarAloneCount or more of the other side's outputs below it
+// and as many above: values one dataset alone
 // produces amid the other's outputs, not the far tail of a steep output
 // (see innerAloneAtom); nil if t is not a table of numbers or no group is
 // the bounded side's alone.
