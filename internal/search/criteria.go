@@ -103,9 +103,8 @@ type RenyiFinding struct {
 	Inside []bool
 	// OneSided is the screening's evidence of values the bounded side
 	// alone produces; where it is material (OneSidedValues.material), the
-	// groups only the bounded side produced are one (renyi.MergeOneSided),
-	// the pair is ranked by what they could show and screened again at
-	// the confirmation's size (refine).
+	// groups only the bounded side produced are one (renyi.MergeOneSided)
+	// and the screening is weighed by it (weighOneSided).
 	OneSided OneSidedValues
 }
 
@@ -239,15 +238,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 			}
 			s.Finding.SparseValues, s.Finding.Rare = sparse, rare
 			s.Finding.Ranged, s.Finding.RangedTails = orders[k].InRanges(), tails[k]
-			one, est := s.Finding.OneSided, max(s.Estimate, s.HeldOut)
-			if one.material(c.par, est) && one.leads() {
-				// Ranked by what the values could show once counted
-				// together, so that the pair is screened again and
-				// confirmed ahead of pairs whose values both datasets
-				// produce.
-				s.Rank = max(s.Rank, one.potential(c.par, est))
-			}
-			s.Unresolved = cmp.Or(sparseReason(sparse), rare.reason(), one.reason(c.par, est))
+			s.Unresolved = cmp.Or(sparseReason(sparse), rare.reason(), s.Unresolved)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
 			}
@@ -328,6 +319,7 @@ func (c rdpCriterion[D]) screenDirection(order, held, pooled *stat.Table, revers
 		}
 		e := renyi.EventBound(p, np, q, nq, par.Lambda, plan.TriggerLevel)
 		score := Score{Estimate: e.Estimate, StdErr: e.StdErr, LowerBound: e.LowerBound, Rank: predicted, HeldOut: plain.Estimate, HeldOutStdErr: plain.StdErr}
+		c.weighOneSided(&score, one)
 		return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: e, Grouping: event, Event: true, Zones: zones, Unreachable: !reachable, OneSided: one}}, nil
 	}
 	score := Score{Estimate: r.Estimate, StdErr: r.StdErr, LowerBound: r.LowerBound, Rank: grouped, HeldOut: plain.Estimate, HeldOutStdErr: plain.StdErr}
@@ -343,12 +335,31 @@ func (c rdpCriterion[D]) screenDirection(order, held, pooled *stat.Table, revers
 	if !rareAsOne {
 		grouping = renyi.Group(keyed, par.Lambda, c.confirm, reverse)
 	}
-	if one.material(c.par, max(score.Estimate, score.HeldOut)) {
+	if c.weighOneSided(&score, one) {
 		grouping = renyi.MergeOneSided(grouping, keyed, reverse)
 	}
 	sizes := groupSizes(keyed, grouping, reverse, c.confirm)
 	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: grouping, Sizes: sizes, Zones: zones, Unreachable: !reachable,
 		Inside: insideGroups(pooled, grouping, sizes, reverse), OneSided: one}}, nil
+}
+
+// weighOneSided applies a screening's evidence of values the bounded side
+// alone produces (one) to its score s, if it is material there: the
+// screening is unresolved, so that refine screens its pair again at the
+// confirmation's size, and where the evidence leads, the pair is ranked
+// by what the values could show once counted together, ahead of pairs
+// whose values both datasets produce. It reports whether it was material
+// (the caller then counts the values in one group).
+func (c rdpCriterion[D]) weighOneSided(s *Score, one OneSidedValues) bool {
+	est := max(s.Estimate, s.HeldOut)
+	if !one.material(c.par, est) {
+		return false
+	}
+	if one.leads() {
+		s.Rank = max(s.Rank, one.potential(c.par, est))
+	}
+	s.Unresolved = one.reason(c.par, est)
+	return true
 }
 
 // insideGroups returns, for a grouping g of a pooled screening t of
@@ -1167,8 +1178,14 @@ func (o OneSidedValues) potential(par renyi.Params, estimate float64) float64 {
 		a = max(a, float64(o.First)/float64(o.FirstDraws))
 	}
 	l := par.Lambda
-	log := numeric.LogAddExp((l-1)*max(estimate, 0), l*math.Log(a)+(1-l)*math.Log(par.DiscreteTau))
-	return log / (l - 1)
+	return numeric.LogAddExp((l-1)*max(estimate, 0), aloneGroupTerm(a, par)) / (l - 1)
+}
+
+// aloneGroupTerm is ln(a^λ·τ^{1−λ}): what a group of share a that the
+// other side never produced adds to the estimator's order-λ sum, τ its
+// floor on probabilities (par.DiscreteTau).
+func aloneGroupTerm(a float64, par renyi.Params) float64 {
+	return par.Lambda*math.Log(a) + (1-par.Lambda)*math.Log(par.DiscreteTau)
 }
 
 // material reports whether one-sided values of held share a =
@@ -1181,8 +1198,8 @@ func (o OneSidedValues) material(par renyi.Params, estimate float64) bool {
 	if o.Held < FarAloneCount || o.Draws <= 0 || !(par.DiscreteTau > 0) {
 		return false
 	}
-	a, l := float64(o.Held)/float64(o.Draws), par.Lambda
-	return l*math.Log(a)+(1-l)*math.Log(par.DiscreteTau) >= math.Log(OneSidedShare)+(l-1)*max(estimate, 0)
+	a := float64(o.Held) / float64(o.Draws)
+	return aloneGroupTerm(a, par) >= math.Log(OneSidedShare)+(par.Lambda-1)*max(estimate, 0)
 }
 
 // reason explains why a screening showing material one-sided values
