@@ -622,7 +622,13 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
-	fill(rep, out, err, func(f search.RenyiFinding) { rep.Score = scoreOf(f.Grouping) })
+	fill(rep, out, err, func(f search.RenyiFinding) {
+		rep.Score = scoreOf(f.Grouping)
+		if e := out.Named.AloneEvent; e != nil { // LowerBound is the event's
+			rep.Event, rep.EventCounts, rep.EventLevel = aloneEventText(f), countsOfXY(e.Counts, out.Best.Reverse), e.Level
+			rep.Estimate = e.Estimate // the event's, which its bound is of
+		}
+	})
 	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
 		alone, pair := aloneAmong(out.Screened, func(f search.RenyiFinding) search.AloneAtom { return f.Alone })
 		rep.Alone, err = aloneValuesVerdict(out.Confirmed, alone, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
@@ -703,6 +709,18 @@ func countsOfXY(counts [2]int64, reverse bool) [2]int64 {
 		return [2]int64{counts[1], counts[0]}
 	}
 	return counts
+}
+
+// aloneEventText names the one event of an RDP violation found on the
+// group of values the screening saw from one dataset only
+// (search.Score.AloneEvent).
+func aloneEventText(f search.RenyiFinding) string {
+	values, example, unlisted := f.AloneGroupValues()
+	a := AloneOutput{Values: values, Example: example, Unlisted: unlisted}
+	if values > 1 || unlisted {
+		return "the group of " + a.valuesText() + ", counted as one output, which the screening drew from one dataset only"
+	}
+	return a.valuesText() + ", which the screening drew from one dataset only"
 }
 
 // scoreOf describes the score a grouping of vector outputs counts; "" for

@@ -38,11 +38,15 @@ import (
 // are counted together: when a screening's held-out half draws ten or
 // more times the values its first half saw from one side only, twenty
 // times as often as the other side, the pair is screened again at the
-// confirmation's size, where they fall in one group; a confirmation that
-// counts ten or more outputs of one dataset, and none of the other's, in
-// a group of ten or more values (of numbers, with one amid the other's
-// outputs) holds no claim early, and a pass names those values and b as
-// for an atom.
+// confirmation's size, where they fall in one group. Each confirmation
+// then bounds that group as one output too, by the two-point divergence
+// above at the exact bounds of its counts, and the grouped statistic at
+// the other half of its level, and keeps the larger bound (the failure
+// text names the group where it is the one that decides); a confirmation
+// that counts ten or more outputs of one dataset, and none of the
+// other's, in a group of ten or more values (of numbers, with one amid
+// the other's outputs) holds no claim early, and a pass names those
+// values and b as for an atom.
 //
 // It fails the test, with a message naming the value, on λ ≤ 1, λ = +Inf,
 // λ NaN, ε < 0, ε NaN or ε = +Inf (a claim of nothing), a zero Mechanism,

@@ -168,8 +168,12 @@ type Report struct {
 	// the confirmation bounded two events); for (ε, δ)-DP, P̂(E) −
 	// e^ε·Q̂(E) bounded by an exact test at level α; for GDP,
 	// Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) at the exact (Clopper–Pearson) bounds of the
-	// two counts at α/2 each. Empty for RDP claims and DP-Auditorium's
-	// testers. Like the other fields, they are the local audit's where a
+	// two counts at α/2 each; for an RDP claim, only where LowerBound is
+	// that of the values the screening drew from one dataset only,
+	// counted as one output (a two-point divergence at the exact bounds
+	// of its counts, at half the confirmation's level: see RequireRDP),
+	// and Estimate then that output's two-point divergence at its counts.
+	// Empty for DP-Auditorium's testers. Like the other fields, they are the local audit's where a
 	// DP claim's cross-check found the violation; the failure text then
 	// shows the cross-check's (CrossChecks).
 	Event       string
@@ -348,8 +352,11 @@ type LossCurve struct {
 
 // Confirmation is one confirmed (pair, direction) candidate. A and B are its
 // two independent confirmations on fresh samples; each bound is
-// Estimate − z·StdErr at level PerConfirmation, and the candidate's bound is
-// the smaller of the two.
+// Estimate − z·StdErr at level PerConfirmation (for an RDP claim whose
+// screening drew values from one dataset only, the larger of the grouped
+// statistic's bound and that group's as one output, each at half the
+// level: see RequireRDP), and the candidate's bound is the smaller of the
+// two.
 type Confirmation struct {
 	Witness   any
 	Direction string

@@ -132,6 +132,43 @@ func TestAConfirmationNamesTheValuesOfOneDatasetAlone(t *testing.T) {
 	require.Less(t, cx.LowerBound, 0.25)
 }
 
+// The group of one side's own strings is bounded as one event too
+// (aloneGroupBound), each bound at half the confirmation's level: a
+// million draws count about 2,000 of one side's draws there and none of
+// the other's, whose two-point divergence at order 2 bounds D₂ above the
+// grouped statistic. The same finding without the group is confirmed on
+// the same draws by the grouped statistic at the whole level, with the
+// same estimate and a lower bound.
+func TestTheGroupOfOneSideIsBoundedAsOneEvent(t *testing.T) {
+	c := RDP(ownStrings(3e-3, true), 2, plan.RenyiRules{DiscreteTau: plan.RenyiDiscreteTau, RelativeTau: plan.RenyiRelativeTau}, 1_000_000, 0.007)
+	pair := fixtures.Pair[int]{X: 1, Y: 0}
+	xy, _, err := c.Screen(1, pair, plan.Stage{Samples: 1_000_000, Pilot: plan.MaxPilot})
+	require.NoError(t, err)
+	require.Positive(t, xy.Finding.AloneGroup)
+	values, example, _ := xy.Finding.AloneGroupValues()
+	require.Greater(t, values, 600)
+	require.Regexp(t, `^far-1-\d+$`, example)
+	stage := plan.Stage{Samples: 1_000_000}
+	cx, _, err := c.Confirm(2, pair, stage, 0.007, &xy.Finding, nil, nil)
+	require.NoError(t, err)
+	e := cx.AloneEvent
+	require.NotNil(t, e)
+	require.Equal(t, 0.0035, e.Level)
+	require.Zero(t, e.Counts[1])
+	require.InDelta(t, 2000, e.Counts[0], 400)
+	require.Equal(t, renyi.EventBound(e.Counts[0], 1_000_000, 0, 1_000_000, 2, 0.0035).LowerBound, cx.LowerBound)
+
+	plain := xy.Finding
+	plain.AloneGroup = 0
+	cg, _, err := c.Confirm(2, pair, stage, 0.007, &plain, nil, nil)
+	require.NoError(t, err)
+	require.Nil(t, cg.AloneEvent)
+	require.Less(t, cg.LowerBound, cx.LowerBound)
+	require.Equal(t, cg.Estimate, cx.Estimate)
+	require.Less(t, e.Grouped, cg.LowerBound, "the grouped statistic at half the level")
+	require.InDelta(t, cx.Estimate-e.Grouped, cx.gap(0), 1e-12, "the resolution reads the statistic's own bound")
+}
+
 // Of numbers, a group the other side never produced counts as values of
 // one dataset alone only if it holds a value amid the other's outputs:
 // P's odd integers between Q's even ones (ten or more of Q's outputs on

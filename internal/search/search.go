@@ -82,6 +82,11 @@ type Score struct {
 	// group of values the bounded side alone produced in it (see
 	// [AloneValues]; Unbounded is then set), nil if none.
 	AloneValues *AloneValues
+	// AloneEvent is set when a Rényi confirmation's LowerBound is that of
+	// the group of values its screening saw from the bounded side only
+	// (RenyiFinding.AloneGroup), bounded as one event, not the grouped
+	// statistic's; Estimate and StdErr stay the statistic's.
+	AloneEvent *AloneEvent
 	// Unresolved, if not empty, is why this confirmation cannot show a
 	// claim holds whatever its bound (see [Outcome.Unresolved]).
 	Unresolved string
@@ -121,6 +126,19 @@ type Score struct {
 	// local.PeakPenalty standard errors for the local one, whose maximum
 	// over many outputs favours noise.
 	Rank float64
+}
+
+// AloneEvent is the one event of a Rényi confirmation's group of values
+// of one side alone (Score.AloneEvent): how many of the bounded side's
+// draws and of the other's fell in it, the level α of its bound, and the
+// two-point estimate of its divergence.
+//
+// Grouped is the grouped statistic's own lower bound, from which the
+// resolution reads the confirmation's gap (Score.gap).
+type AloneEvent struct {
+	Counts            [2]int64
+	Level             float64
+	Estimate, Grouped float64
 }
 
 // Screened is one direction's screening: its score and the criterion's
@@ -512,8 +530,16 @@ func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyo
 
 // gap is how far a confirmation's bound may lie below its measure, as the
 // resolution reads it: max(Estimate − LowerBound, z·StdErr), z the
-// quantile of its level.
-func (s Score) gap(z float64) float64 { return max(s.Estimate-s.LowerBound, z*s.StdErr) }
+// quantile of the confirmation's level (of a Rényi bound raised by its
+// AloneEvent, the grouped statistic's own bound, at half that level: the
+// estimate is that statistic's).
+func (s Score) gap(z float64) float64 {
+	bound := s.LowerBound
+	if s.AloneEvent != nil {
+		bound = s.AloneEvent.Grouped // the estimate's own bound
+	}
+	return max(s.Estimate-bound, z*s.StdErr)
+}
 
 // Resolved is the score whose gap sets a confirmation's resolution: of a
 // local-DP confirmation of two events (Second), the finer (either bound
@@ -681,9 +707,12 @@ func screeningsPass[D, F any](cands []Candidate[D, F], below func(Score) bool) b
 // heldBelow reports whether a score's upper bound Estimate + HoldZ·StdErr
 // lies at or below limit, its event seen on both datasets, and so does
 // the second event's of a local-DP confirmation (Score.Second) and the
-// planned groups' of a Rényi one (Score.Planned).
+// planned groups' of a Rényi one (Score.Planned); and a Rényi bound
+// raised by the group of one side alone (Score.AloneEvent) lies at or
+// below limit too.
 func heldBelow(s Score, limit float64) bool {
 	return s.Estimate+HoldZ*s.StdErr <= limit && !s.Unbounded &&
+		(s.AloneEvent == nil || s.LowerBound <= limit) &&
 		(s.Second == nil || heldBelow(*s.Second, limit)) && (s.Planned == nil || heldBelow(*s.Planned, limit))
 }
 
