@@ -661,16 +661,19 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 // two datasets, so it is not violated even at the claim ε = 0. At
 // confidence 1 − 10⁻⁶ each audit is violated with probability at most
 // 10⁻⁶, and the 100 checks together with probability at most 10⁻⁴. Each
-// must also pass, but for one reason the heavy-tailed kind may end
-// inconclusive instead: its many gaps give it many end zones of about 2λ²
-// outputs a side, whose noise at order λ is a factor of about e^{±1}, and
-// beside an estimate of 0 a zone that differs by 3–4 standard errors
-// weighs as half of the order-λ evidence (4 of 2,500 audits at λ = 10
-// and 10,000 draws, 0 of 2,500 at λ = 5). The audit cannot tell that zone
-// from the tail of a mechanism whose noise scale differs between the
-// datasets by a few per cent (whose D_λ is infinite at high orders), and
-// counting only zones above noise made those pass silently, so the
-// inconclusive verdict stands.
+// must also pass, but for one reason the kinds with end zones may end
+// inconclusive instead: a zone of about 2λ² outputs a side has noise at
+// order λ of a factor of about e^{±1}, and beside an estimate of 0 a zone
+// that differs by 3–4 standard errors weighs as half of the order-λ
+// evidence. At 10,000 draws and λ = 10 that happened to the heavy-tailed
+// kind, whose many gaps give it many zones, in 4 of 2,500 audits (0 of
+// 2,500 at λ = 5), and to the clamped exponential in 26 of 10,000 (0 of
+// 10,000 at λ = 5; measured 2026-11-30: about one run of this property
+// in 60 failed on it), the Gaussian in 0 of 10,000 at each order. The
+// audit cannot tell that zone from the tail of a mechanism whose noise
+// scale differs between the datasets by a few per cent (whose D_λ is
+// infinite at high orders), and counting only zones above noise made
+// those pass silently, so the inconclusive verdict stands.
 func TestInputIgnoringMechanismsPass(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -700,7 +703,7 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 		lam := rapid.SampledFrom([]float64{1.5, 2, 5, 10}).Draw(t, "lambda")
 		rep, err := dptest.AuditRDP(m, lam, 0, o...)
 		var inc *dptest.InconclusiveError
-		if kind == 3 && errors.As(err, &inc) && strings.Contains(inc.Reason, "lies at or beyond the most extreme outputs the screening saw") {
+		if kind >= 2 && errors.As(err, &inc) && strings.Contains(inc.Reason, "lies at or beyond the most extreme outputs the screening saw") {
 			err = nil
 		}
 		if err != nil {
