@@ -19,7 +19,8 @@ func TestMergeOneSidedMakesTheGroupsOnlyOneSideProducedOne(t *testing.T) {
 	tb := rareTable(append(alone, stat.Cell{Value: "often", P: 300, Q: 0})...)
 	plain := Group(tb, 2, 100_000, false)
 	require.NotEqual(t, plain.OfValue["often"], plain.OfValue["alone0"], "apart before")
-	g := MergeOneSided(plain, tb, false)
+	g, merged := MergeOneSided(plain, tb, false)
+	require.Equal(t, 0, merged)
 	require.Equal(t, 0, g.OfValue["often"])
 	for _, c := range alone {
 		require.Equal(t, 0, g.OfValue[c.Value], "%v", c.Value)
@@ -33,9 +34,13 @@ func TestMergeOneSidedMakesTheGroupsOnlyOneSideProducedOne(t *testing.T) {
 	require.Equal(t, g.Groups-1, g.Unlisted, "the unlisted values' empty group stays apart")
 	require.Less(t, g.Groups, plain.Groups)
 
-	require.Equal(t, Group(tb, 2, 100_000, true), MergeOneSided(Group(tb, 2, 100_000, true), tb, true), "Q produced no value alone")
+	reversed, merged := MergeOneSided(Group(tb, 2, 100_000, true), tb, true)
+	require.Equal(t, Group(tb, 2, 100_000, true), reversed, "Q produced no value alone")
+	require.Equal(t, -1, merged)
 	part := stat.Grouping{Groups: 2, Partition: &stat.Partition{}, OfCell: []int{0, 1}}
-	require.Equal(t, part, MergeOneSided(part, tb, false))
+	merging, merged := MergeOneSided(part, tb, false)
+	require.Equal(t, part, merging)
+	require.Equal(t, -1, merged)
 }
 
 // A table's own cell of the values its screening never saw

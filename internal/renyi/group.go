@@ -76,11 +76,12 @@ func groupKeyed(t *stat.Table, ks []keyed, lambda float64) stat.Grouping {
 // produced by chance, which Q produces too at a finite ratio, make one
 // group of a noisier plug-in term at high orders, so the caller merges
 // only where other draws show the values one-sided. Merging is a
-// function of the screening, so the bound stays a bound. A partition's
-// groups are returned as they are.
-func MergeOneSided(g stat.Grouping, t *stat.Table, reverse bool) stat.Grouping {
+// function of the screening, so the bound stays a bound. It returns too
+// the index of that group, the only one P alone produced in t, −1 if
+// there is none. A partition's groups are returned as they are (and −1).
+func MergeOneSided(g stat.Grouping, t *stat.Table, reverse bool) (stat.Grouping, int) {
 	if g.Partition != nil {
-		return g
+		return g, -1
 	}
 	p, q := GroupTotals(t, g)
 	if reverse {
@@ -98,13 +99,13 @@ func MergeOneSided(g stat.Grouping, t *stat.Table, reverse bool) stat.Grouping {
 		}
 	}
 	if next == g.Groups {
-		return g
+		return g, first
 	}
 	out := stat.Grouping{Groups: next, OfValue: make(map[any]int, len(g.OfValue)), Unlisted: into[g.Unlisted]}
 	for v, k := range g.OfValue {
 		out.OfValue[v] = into[k]
 	}
-	return out
+	return out, first
 }
 
 // Coarsen merges consecutive groups of a Group grouping for a smaller

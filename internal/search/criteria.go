@@ -343,28 +343,13 @@ func (c rdpCriterion[D]) screenDirection(order, held, pooled *stat.Table, revers
 	}
 	aloneGroup := 0
 	if c.weighOneSided(&score, one) {
-		grouping = renyi.MergeOneSided(grouping, keyed, reverse)
-		aloneGroup = oneSidedGroup(keyed, grouping, reverse)
+		var merged int
+		grouping, merged = renyi.MergeOneSided(grouping, keyed, reverse)
+		aloneGroup = merged + 1
 	}
 	sizes := groupSizes(keyed, grouping, reverse, c.confirm)
 	return Screened[RenyiFinding]{flag(score), RenyiFinding{Screening: r, Grouping: grouping, Sizes: sizes, Zones: zones, Unreachable: !reachable,
 		Inside: insideGroups(pooled, grouping, sizes, reverse), OneSided: one, AloneGroup: aloneGroup}}, nil
-}
-
-// oneSidedGroup returns the index, plus one, of the first group of g
-// that t counts for the bounded side (P; Q if reverse) only, 0 if none:
-// after renyi.MergeOneSided, the only one.
-func oneSidedGroup(t *stat.Table, g stat.Grouping, reverse bool) int {
-	p, q := renyi.GroupTotals(t, g)
-	if reverse {
-		p, q = q, p
-	}
-	for k := range p {
-		if p[k] > 0 && q[k] == 0 {
-			return k + 1
-		}
-	}
-	return 0
 }
 
 // weighOneSided applies a screening's evidence of values the bounded side
@@ -676,11 +661,18 @@ func (f *RenyiFinding) AloneGroupValues() (values int, example string, unlisted 
 			list = append(list, fmt.Sprint(v))
 		}
 	}
-	if len(list) > 0 {
-		slices.Sort(list)
-		example = list[len(list)/2]
+	return len(list), medianPrinted(list), f.Grouping.Unlisted == g
+}
+
+// medianPrinted sorts printed values and returns the median one ("" for
+// none): a group's example, which a few values of the noise's tail beside
+// many of a leak's do not move.
+func medianPrinted(list []string) string {
+	if len(list) == 0 {
+		return ""
 	}
-	return len(list), example, f.Grouping.Unlisted == g
+	slices.Sort(list)
+	return list[len(list)/2]
 }
 
 // grouped is confirmation's bound of the grouped statistic alone, at
@@ -826,12 +818,7 @@ func (f *RenyiFinding) aloneValues(cp, cq []int64, n int64) *AloneValues {
 	if best < 0 {
 		return nil
 	}
-	a := &AloneValues{Draws: cp[best], Of: n, Values: len(printed[best]), Unlisted: f.Grouping.Unlisted == best}
-	if list := printed[best]; len(list) > 0 {
-		slices.Sort(list)
-		a.Example = list[len(list)/2]
-	}
-	return a
+	return &AloneValues{Draws: cp[best], Of: n, Values: len(printed[best]), Example: medianPrinted(printed[best]), Unlisted: f.Grouping.Unlisted == best}
 }
 
 // farAlone returns how many outputs counted cp fell in groups of g made
