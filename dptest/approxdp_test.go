@@ -36,25 +36,26 @@ func TestApproxDPOfTheGaussianMechanism(t *testing.T) {
 	delta := gaussianDelta(0.5, 1) // 0.5099
 	rep, err := dptest.AuditApproxDP(m, 1, delta, opts(dptest.Seed(1))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
-	require.Equal(t, "ApproxDP", rep.Kind)
-	require.Equal(t, 1.0, rep.Eps)
-	require.Equal(t, delta, rep.Claimed)
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.Equal(t, "ApproxDP", rep.Claim.Kind)
+	require.Equal(t, 1.0, rep.Claim.Eps)
+	require.Equal(t, delta, rep.Claim.Value)
 	require.Greater(t, rep.LowerBound, 0.9*delta)
 	require.Less(t, rep.LowerBound, delta)
 	require.LessOrEqual(t, rep.Resolution, 1.5*delta)
 	require.Contains(t, []string{"H_{e^1}(M(X)‖M(Y))", "H_{e^1}(M(Y)‖M(X))"}, rep.Direction)
-	require.Contains(t, rep.String(), "[dptest] (ε=1, δ=0.5099)-DP holds: lower bound 0.")
 
 	rep, err = dptest.AuditApproxDP(m, 1, delta/1.5, opts(dptest.Seed(2))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
-	require.Contains(t, rep.String(), "[dptest] (ε=1, δ=0.3399)-DP violated at 99.99% confidence")
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
+	require.Equal(t, delta/1.5, rep.Claim.Value)
+	require.InDelta(t, 0.9999, rep.Confidence, 1e-12)
+	require.Greater(t, rep.LowerBound, delta/1.5)
 
 	half := mechanisms.Gaussian{Sigma: 0.25}
 	rep, err = dptest.AuditApproxDP(dptest.Continuous(half.Sample), 1, delta, opts(dptest.Seed(3))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // A partition selection of δ = 0.05 keeps a partition of one unit with
@@ -66,19 +67,18 @@ func TestApproxDPOfPartitionSelection(t *testing.T) {
 	m := partitionSelection()
 	rep, err := dptest.AuditApproxDP(m, 1, 0.05, opts(dptest.Seed(4))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
+	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.045)
 
 	// 1.67 times the claim: the early look of the sequential confirmation
 	// (a tenth of the draws) shows it, with a looser bound.
 	rep, err = dptest.AuditApproxDP(m, 1, 0.03, opts(dptest.Seed(5))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
-	require.True(t, rep.EarlyLook, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
+	require.True(t, rep.Details.EarlyLook, "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.04)
 	if w, _ := dptest.WitnessOf[[]float64](rep); units(w.Y) == 0 || units(w.X) == 0 {
-		require.True(t, rep.Unbounded, "%s", rep)
-		require.Contains(t, rep.String(), "unbounded:")
+		require.True(t, rep.Details.Unbounded, "%s", rep)
 	}
 }
 
@@ -98,9 +98,9 @@ func TestApproxDPFindsTheReverseDirection(t *testing.T) {
 	pair := fixtures.Pair[[]float64]{X: []float64{0, 0}, Y: []float64{1, 0}}
 	rep, err := dptest.AuditApproxDP(partitionSelection(), 1, 0.03, dptest.Samples(200_000), dptest.Pairs(pair), dptest.Seed(6))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	require.Equal(t, "H_{e^1}(M(Y)‖M(X))", rep.Direction)
-	require.True(t, rep.Unbounded)
+	require.True(t, rep.Details.Unbounded)
 }
 
 // A mechanism that releases its exact statistic with probability 0.05 and
@@ -122,7 +122,7 @@ func TestApproxDPSeesAnAtomOfExactReleases(t *testing.T) {
 	require.Less(t, 0.95*gaussianDelta(2, 1), 0.01)
 	rep, err := dptest.AuditApproxDP(m, 1, 0.01, opts(dptest.Seed(7))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.04)
 }
 
@@ -159,7 +159,7 @@ func TestApproxDPOfARawReleaseAtItsDelta(t *testing.T) {
 	}
 	rep, err := dptest.AuditApproxDP(m, 1, 0.01/1.5, dptest.Seed(1), dptest.Samples(1_000_000))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // Randomized response over ten records: at ε < ε₀ its hockey-stick
@@ -172,25 +172,40 @@ func TestApproxDPOfRandomizedResponse(t *testing.T) {
 	delta := p - math.Exp(1)*(1-p) // 0.5554
 	rep, err := dptest.AuditApproxDP(m, 1, delta, opts(dptest.Seed(8))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
+	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	require.Greater(t, rep.LowerBound, 0.9*delta)
 	rep, err = dptest.AuditApproxDP(m, 1, delta/1.5, opts(dptest.Seed(9))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
-// A δ far below what the sample resolves ends inconclusive, naming the
-// sample size it would need, never passed.
+// A δ far below what the sample resolves ends unresolved, naming the
+// sample size it would need, never passed: Require skips the test, and
+// fails it under Strict.
 func TestApproxDPWithATinyDeltaIsInconclusive(t *testing.T) {
 	g := mechanisms.Gaussian{Sigma: 4}
-	_, err := dptest.AuditApproxDP(dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10))...)
+	rep, err := dptest.AuditApproxDP(dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10))...)
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.ErrorContains(t, err, "draws per side")
-	r := run("TestTinyDelta", func(rt *recorder) {
-		dptest.RequireApproxDP(rt, dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10))...)
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
+	require.Equal(t, dptest.Unresolved, rep.Verdict, "%s", rep)
+	var why *dptest.CoarseResolution
+	require.ErrorAs(t, err, &why)
+	require.Equal(t, 1e-5, why.Claim)
+	require.Equal(t, 200_000, why.Samples)
+	require.Greater(t, why.Resolution, dptest.ResolutionFactor*1e-5)
+	require.Greater(t, why.DrawsNeeded, float64(why.Samples), "the sample size it would need")
+	require.False(t, math.IsInf(why.DrawsNeeded, 1), "the sample size it would need")
+	sr := &skipRecorder{recorder: &recorder{name: "TestTinyDelta"}}
+	run("TestTinyDelta", func(*recorder) {
+		dptest.RequireApproxDP(sr, dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10))...)
 	})
-	require.True(t, r.failed, "an inconclusive audit fails the test unless AllowInconclusive")
-	require.Contains(t, r.text(), "inconclusive")
+	require.True(t, sr.skipped, "an unresolved audit skips the test")
+	require.False(t, sr.failed)
+	require.Empty(t, sr.errors)
+	r := run("TestTinyDelta", func(rt *recorder) {
+		dptest.RequireApproxDP(rt, dptest.Continuous(g.Sample), 1, 1e-5, opts(dptest.Seed(10), dptest.Strict())...)
+	})
+	require.True(t, r.failed, "Strict fails an unresolved audit")
 }
 
 // The Gaussian mechanism is μ-GDP at μ = Δ/σ exactly: the estimate
@@ -200,33 +215,35 @@ func TestGDPOfTheGaussianMechanism(t *testing.T) {
 	m := dptest.Continuous(g.Sample)
 	rep, err := dptest.AuditGDP(m, 2, opts(dptest.Seed(11))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
-	require.Equal(t, "GDP", rep.Kind)
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.Equal(t, "GDP", rep.Claim.Kind)
+	require.Equal(t, 2.0, rep.Claim.Value)
 	require.InDelta(t, 2, rep.Estimate, 0.1)
-	require.Contains(t, rep.String(), "[dptest] μ=2 Gaussian DP holds")
 	// The trade-off curve lies on G_2 within its band, and the profile
 	// at ε is the Gaussian's δ(ε) within a few hundredths.
-	require.GreaterOrEqual(t, len(rep.TradeOff), 10)
-	for _, p := range rep.TradeOff {
+	require.GreaterOrEqual(t, len(rep.Details.TradeOff), 10)
+	for _, p := range rep.Details.TradeOff {
 		g2 := 0.5 * math.Erfc(-(math.Sqrt2*math.Erfinv(2*p.LevelHi-1)+2)/math.Sqrt2) // Φ(Φ⁻¹(LevelHi) + 2)
 		require.LessOrEqual(t, p.PowerLo, g2+1e-9, "%+v", p)
 	}
-	require.Len(t, rep.Profile, 6)
-	for _, p := range rep.Profile {
+	require.Len(t, rep.Details.Profile, 6)
+	for _, p := range rep.Details.Profile {
 		require.InDelta(t, gaussianDelta(0.5, p.Eps), p.Delta, 0.03, "ε=%v", p.Eps)
 	}
 	rep, err = dptest.AuditGDP(m, 2/1.5, opts(dptest.Seed(12))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
-	require.Contains(t, rep.String(), "μ=1.333 Gaussian DP violated")
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
+	require.Equal(t, "GDP", rep.Claim.Kind)
+	require.Equal(t, 2/1.5, rep.Claim.Value)
+	require.Greater(t, rep.LowerBound, 2/1.5)
 	// With room to spare the audit decides at its early look, and the
 	// curve and profile are those of the early look's draws, not diluted
 	// by the planned size.
 	rep, err = dptest.AuditGDP(m, 3, opts(dptest.Seed(13))...)
 	require.NoError(t, err)
-	require.True(t, rep.EarlyLook && !rep.Violated, "%s", rep)
-	require.Less(t, rep.Samples, 200_000)
-	for _, p := range rep.Profile {
+	require.True(t, rep.Details.EarlyLook && !(rep.Verdict == dptest.Violated), "%s", rep)
+	require.Less(t, rep.Details.Samples, 200_000)
+	for _, p := range rep.Details.Profile {
 		require.InDelta(t, gaussianDelta(0.5, p.Eps), p.Delta, 0.05, "ε=%v", p.Eps)
 	}
 }
@@ -250,18 +267,35 @@ func gaussianWithAtomOfX(rate int) dptest.Mechanism[[]float64] {
 // X) is a test of level 0 and positive power, which no finite μ allows,
 // but at a million draws the claim μ = 2 could still hold there (Y
 // producing it once in about 5·10⁶ draws): the GDP audit passes, and its
-// success line says what it saw and what would refute the claim.
+// report (Details.Alone) says what it saw and what would refute the claim.
 func TestGDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
 	m := gaussianWithAtomOfX(1000)
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(3), dptest.Candidates(0))
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
-	require.Regexp(t, `but X=\[1 [0-9.]+\] alone produced the output 0.5 \(`, rep.String())
-	require.NotNil(t, rep.Alone)
-	require.Equal(t, 0.5, rep.Alone.Value)
-	require.False(t, rep.Alone.Reverse)
-	require.Contains(t, rep.String(), "which no finite μ allows if the other dataset never produces it")
-	require.Contains(t, rep.String(), "which these draws cannot refute (its expected counts at about ")
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	a := rep.Details.Alone
+	require.NotNil(t, a)
+	require.Equal(t, 0.5, a.Value)
+	require.False(t, a.Reverse, "X, not Y, produced it")
+	pair, ok := a.Pair.(fixtures.Pair[[]float64])
+	require.True(t, ok, "%T", a.Pair)
+	require.Len(t, pair.X, 2)
+	require.Equal(t, 1.0, pair.X[0], "X=[1 …] alone produced it")
+	// Once in 1,000 draws of X: its count within four Poisson standard
+	// deviations of that.
+	require.Positive(t, a.Draws)
+	expected := float64(a.Draws) / 1000
+	require.InDelta(t, expected, float64(a.Count), 4*math.Sqrt(expected), "%d of %d", a.Count, a.Draws)
+	// No finite μ allows it if Y never produces it; μ = 2 holds there
+	// only if Y produces it at the rate b with Φ⁻¹(a) − Φ⁻¹(b) = 2, about
+	// once in 5·10⁶ draws, which these draws cannot refute: the draws
+	// whose expected counts would are far more than were made.
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	share := float64(a.Count) / float64(a.Draws)
+	require.InEpsilon(t, phi(normalQuantile(share)-2), a.NeededRate, 1e-6)
+	require.InEpsilon(t, 5e6, 1/a.NeededRate, 0.5)
+	require.False(t, math.IsInf(a.RefutingDraws, 1), "its expected counts at some number of draws would refute it")
+	require.Greater(t, a.RefutingDraws, float64(rep.Details.Settings.Samples))
 }
 
 func TestGDPOfRandomizedResponse(t *testing.T) {
@@ -272,11 +306,11 @@ func TestGDPOfRandomizedResponse(t *testing.T) {
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditGDP(m, mu, dptest.Samples(200_000), pair, dptest.Seed(13))
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
+	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	require.InDelta(t, mu, rep.Estimate, 0.05*mu)
 	rep, err = dptest.AuditGDP(m, mu/1.5, dptest.Samples(200_000), pair, dptest.Seed(14))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // The Laplace mechanism of scale b is μ-GDP for μ the largest
@@ -307,11 +341,11 @@ func TestGDPOfTheLaplaceMechanism(t *testing.T) {
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditGDP(m, mu, dptest.Samples(200_000), pair, dptest.Seed(15))
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
+	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	require.InDelta(t, mu, rep.Estimate, 0.05*mu, "%s", rep)
 	rep, err = dptest.AuditGDP(m, mu/1.5, dptest.Samples(200_000), pair, dptest.Seed(16))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // roundedGaussian is the Gaussian mechanism of scale σ on the number of
@@ -338,12 +372,12 @@ func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
 	for _, seed := range []uint64{10, 19} {
 		rep, err := dptest.AuditGDP(m, 0.5, append(full, dptest.Seed(seed))...)
 		require.NoError(t, err, "seed %d", seed)
-		require.False(t, rep.Violated, "%s", rep)
+		require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 		require.Greater(t, rep.LowerBound, 0.95*0.5, "%s", rep)
 	}
 	rep, err := dptest.AuditGDP(m, 0.5/1.5, append(full, dptest.Seed(10))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // The two-sided geometric mechanism of scale 3 on a count, at its exact
@@ -377,11 +411,11 @@ func TestGDPOfATwoSidedGeometricAtItsExactMu(t *testing.T) {
 	for _, seed := range []uint64{1, 3, 4} {
 		rep, err := dptest.AuditGDP(m, mu, append(full, dptest.Seed(seed))...)
 		require.NoError(t, err, "seed %d", seed)
-		require.False(t, rep.Violated, "%s", rep)
+		require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	}
 	rep, err := dptest.AuditGDP(m, mu/1.5, append(full, dptest.Seed(4))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // Values never seen twice in both datasets: beside a rounded Gaussian at
@@ -401,7 +435,7 @@ func TestGDPOnUniqueOutputsOfBothDatasets(t *testing.T) {
 		}).WithNeighbors(histogramPairs())
 		rep, err := dptest.AuditGDP(m, c.mu, dptest.Samples(1_000_000), dptest.Candidates(20), dptest.Seed(1))
 		if err == nil {
-			require.True(t, rep.Violated, "μ %g: %s", c.mu, rep)
+			require.True(t, (rep.Verdict == dptest.Violated), "μ %g: %s", c.mu, rep)
 		} else {
 			require.ErrorIs(t, err, dptest.ErrInconclusive, "μ %g", c.mu)
 		}
@@ -421,15 +455,15 @@ func TestDiscreteGaussianIsNotOneOverSigmaGDP(t *testing.T) {
 		m := dptest.Discrete(func(r *rand.Rand, x []int) int64 { return dg.Sample(r, int64(len(x))) }).WithNeighbors(histogramPairs())
 		rep, err := dptest.AuditGDP(m, 1/sigma, dptest.Seed(1))
 		require.NoError(t, err)
-		require.True(t, rep.Violated, "σ %g: %s", sigma, rep)
+		require.True(t, (rep.Verdict == dptest.Violated), "σ %g: %s", sigma, rep)
 		require.Greater(t, rep.LowerBound, 1/sigma)
 		if sigma == 1 {
 			rep, err = dptest.AuditGDP(m, dg.Mu(), dptest.Seed(1))
 			require.NoError(t, err)
-			require.False(t, rep.Violated, "%s", rep)
+			require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 			rep, err = dptest.AuditRDP(m, 2, dg.RDP(2), dptest.Seed(1))
 			require.NoError(t, err)
-			require.False(t, rep.Violated, "%s", rep)
+			require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 		}
 	}
 }
@@ -460,20 +494,25 @@ func farValues(mu, s, ratio float64, k int) dptest.Mechanism[[]int] {
 // value by value match and the claim passes (counted whole, they left
 // it unresolved); drawn 20 times as often by X (the truth 0.742, by
 // summation), or each count's its own (μ = ∞), they could hide a
-// violation a million draws can show, and the audit must not pass.
+// violation a million draws can show, and the audit must not pass: it
+// ends suspect on the values the screening never saw.
 func TestGDPOnIntegersTheScreeningNeverSaw(t *testing.T) {
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20), dptest.Seed(2)}
 	rep, err := dptest.AuditGDP(farValues(0.5, 3e-4, 1, 30), 0.5, full...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
+	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	for _, ratio := range []float64{20, 0} {
 		rep, err := dptest.AuditGDP(farValues(0.5, 3e-4, ratio, 30), 0.5, full...)
 		if err == nil {
-			require.True(t, rep.Violated, "ratio %g: %s", ratio, rep)
+			require.True(t, (rep.Verdict == dptest.Violated), "ratio %g: %s", ratio, rep)
 			continue
 		}
-		require.ErrorIs(t, err, dptest.ErrInconclusive, "ratio %g", ratio)
-		require.ErrorContains(t, err, "beyond the other dataset's draws of the same values")
+		require.ErrorIs(t, err, dptest.ErrSuspect, "ratio %g", ratio)
+		require.Equal(t, dptest.Suspect, rep.Verdict, "ratio %g", ratio)
+		var why *dptest.UnseenValues
+		require.ErrorAs(t, err, &why, "ratio %g", ratio)
+		require.Positive(t, why.Unmatched, "ratio %g: draws beyond the other dataset's draws of the same values", ratio)
+		require.LessOrEqual(t, why.Unmatched, why.Share, "ratio %g", ratio)
 	}
 }
 
@@ -487,8 +526,7 @@ func TestGDPOnOutputsNeverSeenTwice(t *testing.T) {
 	m := uniqueOutputsOfEach()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditGDP(m, 1, dptest.Samples(200_000), pair, dptest.Seed(18))
-	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)
-	require.ErrorContains(t, err, "never saw")
+	requireUnseenUniques(t, rep, err)
 
 	for _, c := range []struct{ mu, unique float64 }{{3, 3e-3}, {4, 5e-4}} {
 		tagged := dptest.Discrete(func(r *rand.Rand, x []int) string {
@@ -499,7 +537,7 @@ func TestGDPOnOutputsNeverSeenTwice(t *testing.T) {
 		}).WithNeighbors(histogramPairs())
 		rep, err := dptest.AuditGDP(tagged, c.mu, dptest.Samples(100_000), dptest.Candidates(5), dptest.Seed(1))
 		require.NoError(t, err, "μ %g", c.mu)
-		require.False(t, rep.Violated, "%s", rep)
+		require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	}
 }
 
@@ -543,11 +581,11 @@ func TestApproxDPAndGDPOfAWideDiscreteLaplace(t *testing.T) {
 	} {
 		rep, err := c.audit(c.truth, uint64(20+2*i))
 		require.NoError(t, err)
-		require.False(t, rep.Violated, "%s", rep)
+		require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 		require.Greater(t, rep.LowerBound, 0.9*c.truth, "%s", rep)
 		rep, err = c.audit(c.truth/1.5, uint64(21+2*i))
 		require.NoError(t, err)
-		require.True(t, rep.Violated, "%s", rep)
+		require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 	}
 }
 
@@ -611,13 +649,16 @@ func TestApproxDPAtALargeEpsilonIsNotPassedSilently(t *testing.T) {
 	})
 	rep, err := dptest.AuditApproxDP(m, 5, 5e-4, dptest.Seed(16))
 	if err == nil {
-		require.True(t, rep.Violated, "a violation of 3δ passed: %s", rep)
+		require.True(t, (rep.Verdict == dptest.Violated), "a violation of 3δ passed: %s", rep)
 	} else {
 		require.ErrorIs(t, err, dptest.ErrInconclusive)
 	}
 	// At ε = 13 no draws of a million can show any δ: inconclusive.
 	_, err = dptest.AuditApproxDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 13, 1e-3, dptest.Seed(17), dptest.Candidates(2))
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	var beyond *dptest.ClaimBeyondReach
+	require.ErrorAs(t, err, &beyond, "no event of these draws can show any δ")
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
 }
 
 // uniqueOutputsOfEach returns "A" in 97% of draws and otherwise a value
@@ -644,8 +685,20 @@ func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
 	m := uniqueOutputsOfEach()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditApproxDP(m, 1, 0.01, dptest.Samples(200_000), pair, dptest.Seed(18))
-	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)
-	require.ErrorContains(t, err, "never saw")
+	requireUnseenUniques(t, rep, err)
+}
+
+// requireUnseenUniques requires the audit of uniqueOutputsOfEach to end
+// suspect on the values its screening never saw: 3% of a side's
+// draws, every one of them beyond the other side's draws of that value.
+func requireUnseenUniques(t *testing.T, rep dptest.Report, err error) {
+	t.Helper()
+	require.ErrorIs(t, err, dptest.ErrSuspect, "%s", rep)
+	require.Equal(t, dptest.Suspect, rep.Verdict)
+	var why *dptest.UnseenValues
+	require.ErrorAs(t, err, &why)
+	require.InDelta(t, 0.03, why.Share, 0.003)
+	require.Equal(t, why.Share, why.Unmatched, "no unseen value was drawn by both datasets")
 }
 
 // A very private mechanism claimed at a larger μ passes with a finite
@@ -653,15 +706,15 @@ func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
 func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
 	rep, err := dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 40}.Sample), 0.5, opts(dptest.Seed(19))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
+	require.False(t, (rep.Verdict == dptest.Violated))
 	require.Less(t, rep.Resolution, 0.75)
 
 	lap := dptest.Continuous(mechanisms.Laplace{B: 2}.Sample)
 	rep, err = dptest.AuditApproxDP(lap, 0.5, 0, opts(dptest.Seed(20), dptest.Region(-3, 4))...)
 	require.NoError(t, err)
-	require.Equal(t, "DP", rep.Kind)
-	require.Equal(t, 0.5, rep.Claimed)
-	require.False(t, rep.Violated, "%s", rep)
+	require.Equal(t, "DP", rep.Claim.Kind)
+	require.Equal(t, 0.5, rep.Claim.Value)
+	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // Once in 200 draws, the output of one dataset alone is confirmed on its
@@ -674,18 +727,18 @@ func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
 func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
 	m := gaussianWithAtomOfX(200)
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(1_000_000))
-	var inc *dptest.InconclusiveError
-	require.ErrorAs(t, err, &inc, "%s", rep)
-	require.Contains(t, inc.Reason, "both confirmations counted their event under one dataset only")
-	require.Contains(t, inc.Remedy, "at about 2,500,000 draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim")
-	require.NotContains(t, inc.Reason, "same output", "the confirmations saw the output")
+	var why *dptest.OneSidedEvent
+	require.ErrorAs(t, err, &why, "%s", rep)
+	require.Equal(t, dptest.Suspect, rep.Verdict)
+	require.InEpsilon(t, 2_500_000, why.DrawsNeeded, 0.1)
+	require.Empty(t, rep.Details.Unvarying, "the confirmations saw the output")
 	require.NotContains(t, err.Error(), "Inf")
 	if testing.Short() {
 		return
 	}
 	rep, err = dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(3_000_000))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.True(t, (rep.Verdict == dptest.Violated), "%s", rep)
 }
 
 // A Gaussian-DP claim beyond what any event of the draws can show (μ = 9
@@ -693,16 +746,18 @@ func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
 // so rather than printing an infinite resolution.
 func TestGDPClaimBeyondTheDraws(t *testing.T) {
 	_, err := dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 9, dptest.Seed(1), dptest.Samples(100_000))
-	var inc *dptest.InconclusiveError
-	require.ErrorAs(t, err, &inc)
-	require.Contains(t, inc.Reason, "at 100000 draws per side no event's bound can exceed the claimed 9")
-	require.Contains(t, inc.Remedy, "a claim of μ = 9 needs about ")
+	var why *dptest.ClaimBeyondReach
+	require.ErrorAs(t, err, &why)
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
+	require.Equal(t, [2]float64{9, 100_000}, [2]float64{why.Claim, float64(why.Samples)})
+	require.Greater(t, why.DrawsNeeded, 100_000.0)
+	require.False(t, math.IsInf(why.DrawsNeeded, 1))
 	require.NotContains(t, err.Error(), "Inf")
 
 	// μ = 80: Φ(−40) lies below what a float64 holds.
 	_, err = dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 80, dptest.Seed(1), dptest.Samples(100_000))
-	require.ErrorAs(t, err, &inc)
-	require.Contains(t, inc.Remedy, "no sample size can show a violation of μ = 80")
+	require.ErrorAs(t, err, &why)
+	require.True(t, math.IsInf(why.DrawsNeeded, 1), "no sample size can show a violation of μ = 80")
 	require.NotContains(t, err.Error(), "Inf")
 }
 
@@ -710,14 +765,24 @@ func TestGDPClaimBeyondTheDraws(t *testing.T) {
 // on the dataset (1.25·N(0, 1) on X, N(0, 1) on Y) has no finite μ: the
 // level of its tests grows without bound in the tails (0.84 at level
 // 6·10⁻⁵, 1.03 at 6·10⁻⁷), beyond what the draws reach, so a μ = 1 claim
-// passes; its success line says down to which level it looked and that a
-// larger μ in rarer tests is not shown.
+// passes; its trade-off curve says down to which level it looked (a
+// larger μ in rarer tests is not shown).
 func TestGDPPassSaysHowDeepItLooked(t *testing.T) {
 	spread := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		return (1 + 0.25*x[0]) * r.NormFloat64()
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditGDP(spread, 1, dptest.Samples(200_000), dptest.Candidates(0), dptest.Seed(1))
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
-	require.Regexp(t, `would have been caught \(90%\) in tests of level 0\.0\d+ or more \(a larger μ in rarer tests, deeper in the tails, is not shown\)`, rep.String())
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.LessOrEqual(t, rep.Resolution, dptest.ResolutionFactor*1)
+	// The least level among the tests confirmed: how deep in the tails
+	// the pass looked.
+	least := math.Inf(1)
+	for _, p := range rep.Details.TradeOff {
+		if p.Level > 0 {
+			least = min(least, p.Level)
+		}
+	}
+	require.GreaterOrEqual(t, least, 1e-4, "its tests reach levels of 10⁻⁴ at least")
+	require.Less(t, least, 0.1, "its tests reach levels under 0.1")
 }

@@ -14,9 +14,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
-	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
-	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
 	"github.com/dptest/dptest/internal/stat"
@@ -45,28 +43,30 @@ type env struct {
 func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
 	rep, err := auditRuns(m, c, opts, e)
 	rep.err = err
+	rep.Verdict, rep.Reason = verdictOf(rep.violated, err)
+	rep.Reach = rep.reach()
 	return rep, err
 }
 
 // auditRuns is audit's work.
 func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, error) {
-	rep := Report{Kind: c.Kind, Lambda: c.Lambda, Claimed: c.Eps, TestName: e.name, Confidence: DefaultConfidence, unresolved: true}
+	rep := Report{Claim: Claim{Kind: c.Kind, Lambda: c.Lambda, Value: c.Eps}, Confidence: DefaultConfidence, unresolved: true}
+	rep.Details.TestName = e.name
 	switch c.Kind {
 	case plan.KindDataCentric:
-		rep.Claimed = math.Inf(1)
+		rep.Claim.Value = math.Inf(1)
 	case plan.KindApproxDP:
-		rep.Eps, rep.Claimed = c.Eps, c.Delta
+		rep.Claim.Eps, rep.Claim.Value = c.Eps, c.Delta
 	case plan.KindGDP:
-		rep.Claimed = c.Mu
+		rep.Claim.Value = c.Mu
 	}
 	p, o, err := prepare(m, c, opts, e.name)
-	rep.allowInconclusive = o != nil && o.allowInconclusive
 	if err != nil {
 		return rep, err
 	}
-	rep.Confidence, rep.Seed, rep.Short, rep.Settings, rep.unresolved = p.Confidence, p.Seed, p.Short, settingsOf(p), false
-	rep.Settings.Parallelism = o.parallelism
-	rep.Samples, rep.ScreeningSamples = p.Confirmation.Samples, p.Screening.Samples
+	rep.Confidence, rep.Seed, rep.Details.Short, rep.Details.Settings, rep.unresolved = p.Confidence, p.Seed, p.Short, settingsOf(p), false
+	rep.Details.Settings.Parallelism = o.parallelism
+	rep.Details.Samples, rep.Details.ScreeningSamples = p.Confirmation.Samples, p.Screening.Samples
 	cs, err := candidatesOf(m, o, p)
 	if err != nil {
 		return rep, err
@@ -100,20 +100,19 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 	if err != nil {
 		return rep, stopped(ctx, budgeted, fmt.Errorf("checking that the mechanism replays its draws on X=%v: %w", first.X, err), src.Calls())
 	}
-	rep.NotReplayable = !replays
+	rep.Details.NotReplayable = !replays
 	if o.within > 0 && !p.SamplesPinned {
 		if p, err = fitWithin(p, o.within-time.Since(started), took, inputs, wide, o.parallelism, src.LearnDraws); err != nil {
 			rep.Calls = src.Calls()
 			return rep, err
 		}
-		chosen := p.Confirmation.Samples != rep.Samples
-		rep.Settings, rep.Samples, rep.ScreeningSamples, rep.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
-		rep.Settings.Parallelism, rep.Settings.SamplesChosen = o.parallelism, chosen
+		chosen := p.Confirmation.Samples != rep.Details.Samples
+		rep.Details.Settings, rep.Details.Samples, rep.Details.ScreeningSamples, rep.Details.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
+		rep.Details.Settings.Parallelism, rep.Details.Settings.SamplesChosen = o.parallelism, chosen
 	}
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
-	err = unresolvedError(stopped(ctx, budgeted, err, rep.Calls))
-	inc := (*InconclusiveError)(nil)
-	if passed := err == nil && !rep.Violated; (passed || errors.As(err, &inc)) && ctx.Err() == nil && nothingSeen(rep) {
+	err = blindError(stopped(ctx, budgeted, err, rep.Calls))
+	if passed := err == nil && !rep.violated; (passed || errors.Is(err, ErrInconclusive)) && ctx.Err() == nil && nothingSeen(rep) {
 		pair, ok := WitnessOf[D](rep)
 		if !ok {
 			pair = first
@@ -121,13 +120,8 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		started := time.Now()
 		v, same := sameOutputs(src, plan.SubSeed(p.Seed, "same", 0), pair)
 		rep.Calls, rep.Elapsed = src.Calls(), rep.Elapsed+time.Since(started)
-		switch {
-		case same && passed:
-			rep.Unvarying = v
-		case same:
-			inc.Reason += fmt.Sprintf("; and in %s further draws on X=%v and as many on Y=%v the mechanism returned only the output %s: its outputs may not vary on this pair at all",
-				thousands(plan.SameDraws), pair.X, pair.Y, v)
-			inc.Remedy += "; if they do not, pairs on which they do (the Pairs option, Mechanism.WithNeighbors), and a mechanism whose outputs do not depend on its data meets every claim (AllowInconclusive accepts this verdict)"
+		if same {
+			rep.Details.Unvarying = v
 		}
 	}
 	return rep, err
@@ -139,9 +133,9 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 // outputs never vary show (and, where estimates are clipped at 0, those
 // of many a mechanism within its claim).
 func nothingSeen(rep Report) bool {
-	all := slices.Clone(rep.Confirmations)
-	for _, c := range rep.CrossChecks {
-		all = append(all, c.Confirmations...)
+	all := slices.Clone(rep.Details.Confirmations)
+	for _, c := range rep.Details.CrossChecks {
+		all = append(all, c.Details.Confirmations...)
 	}
 	for _, c := range all {
 		if c.Estimates[0] > 0 || c.Estimates[1] > 0 {
@@ -162,17 +156,14 @@ func sameOutputs[D any](src sampler.Source[D], seed uint64, pair fixtures.Pair[D
 	return v, err == nil && same
 }
 
-// unresolvedError turns outputs that barely repeat into an inconclusive
-// error with its remedy.
-func unresolvedError(err error) error {
+// blindError turns outputs without an order that barely repeat into a
+// suspect verdict: the audit could not see them.
+func blindError(err error) error {
 	var sparse *stat.SparseError
 	if !errors.As(err, &sparse) {
 		return err
 	}
-	return &InconclusiveError{
-		Reason: err.Error(),
-		Remedy: "counted value by value they cannot show a divergence; wrap real outputs with Continuous, reduce a vector or a struct to a number or a few categories, or draw many more samples",
-	}
+	return inconclusive(&BlindOutputs{Values: sparse.Values, Draws: sparse.Draws})
 }
 
 // prepare checks the claim, the mechanism and the options and resolves the
@@ -201,38 +192,39 @@ func prepare[D any](m Mechanism[D], c plan.Claim, opts []Option, name string) (p
 // runAll runs the engine once per criterion of the plan, stopping at the
 // first violation or error: the first run's report is the audit's, the
 // others its cross-checks (or, with Testers, the other testers' runs). A
-// run that ends inconclusive does not stop the ones after it, which see
-// what it cannot (outputs one dataset alone produces, a violation spread
-// over many outputs): a violation one of them confirms is the verdict,
-// else the audit stays inconclusive, for the first such run's reason.
+// run that ends suspect or unresolved does not stop the ones after it,
+// which see what it cannot (outputs one dataset alone produces, a
+// violation spread over many outputs): a violation one of them confirms
+// is the verdict, else the audit keeps the first suspect reason, or the
+// first unresolved one.
 func runAll[D any](base Report, src *sampler.Counter[D], p plan.Plan, cs *candidates[D], pr *progress) (Report, error) {
 	rep := base
-	var inconclusive error
+	var kept error
 	for i, r := range p.Runs {
 		one, before := base, src.Calls()
-		err := unresolvedError(runOnce(&one, src, p, r, cs, pr))
+		err := blindError(runOnce(&one, src, p, r, cs, pr))
 		one.Calls = src.Calls() - before
+		one.Verdict, one.Reason = verdictOf(one.violated, err)
 		if i == 0 {
 			rep = one
 			rep.Calls += before // the replay check
 		} else {
-			rep.CrossChecks = append(rep.CrossChecks, one)
-			rep.Violated = one.Violated
+			rep.Details.CrossChecks = append(rep.Details.CrossChecks, one)
+			rep.violated = one.violated
 			rep.Elapsed += one.Elapsed
 			rep.Calls += one.Calls
 		}
-		var inc *InconclusiveError
-		if len(p.Runs) > 1 && errors.As(err, &inc) {
-			if inconclusive == nil {
-				inconclusive = err
+		if len(p.Runs) > 1 && errors.Is(err, ErrInconclusive) {
+			if kept == nil || errors.Is(err, ErrSuspect) && !errors.Is(kept, ErrSuspect) {
+				kept = err
 			}
 			continue
 		}
-		if err != nil || one.Violated {
+		if err != nil || one.violated {
 			return rep, err
 		}
 	}
-	return rep, inconclusive
+	return rep, kept
 }
 
 // auditContext is the context an audit runs in: the Context option's, if
@@ -291,30 +283,24 @@ func fitWithin(p plan.Plan, left, took time.Duration, inputs, wide, workers int,
 			break
 		}
 	}
-	return p, &InconclusiveError{
-		Reason: fmt.Sprintf("the time budget leaves %s, and at the %s per call the first calls took (on %d goroutines) even the smallest audit, %s draws per side, would take about %s",
-			left.Round(time.Millisecond), time.Duration(perCall*float64(workers)*float64(time.Second)), workers, thousands(MinSamples), time.Duration(seconds(least)*float64(time.Second)).Round(time.Millisecond)),
-		Remedy: "more time (dptest.Within), dptest.Parallelism for a mechanism that waits, or fewer candidate pairs (dptest.Candidates)",
-	}
+	return p, inconclusive(&BudgetTooSmall{Left: left, PerCall: time.Duration(perCall * float64(workers) * float64(time.Second)),
+		Least: time.Duration(seconds(least) * float64(time.Second)), Workers: workers, MinSamples: MinSamples})
 }
 
-// stopped turns draws ended by the audit's context into an inconclusive
-// error that says why and how far the audit got.
+// stopped turns draws ended by the audit's context into an unresolved
+// verdict that says why and how far the audit got.
 func stopped(ctx context.Context, budgeted bool, err error, calls int64) error {
 	if !errors.Is(err, sampler.ErrStopped) {
 		return err
 	}
-	why, remedy := "the context was cancelled", "give it more time (go test -timeout, dptest.Within), or fewer draws (-dptest.samples, -dptest.candidates)"
+	why := &Stopped{Calls: calls, Cause: "the context was cancelled"}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && budgeted:
-		why, remedy = "the time budget (dptest.Within) ran out", "a larger budget (dptest.Within), or a smaller size pinned with -dptest.samples, or fewer candidates (-dptest.candidates)"
+		why.Cause, why.Budget = "the time budget (dptest.Within) ran out", true
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		why = "the deadline (the test's -timeout, or the Context option's) came"
+		why.Cause = "the deadline (the test's -timeout, or the Context option's) came"
 	}
-	return &InconclusiveError{
-		Reason: fmt.Sprintf("the audit stopped after %s mechanism calls because %s, before it could decide", thousands(int(calls)), why),
-		Remedy: remedy,
-	}
+	return inconclusive(why)
 }
 
 // candidates are what an audit searches: explicit pairs, a generator and a
@@ -530,9 +516,9 @@ func recoverInto(err *error, what string) {
 // runOnce runs the engine for one criterion of the plan and fills the
 // report from its outcome.
 func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cs *candidates[D], pr *progress) error {
-	rep.Kind, rep.Lambda, rep.Claimed = p.Claim.Kind, p.Claim.Lambda, r.Threshold
+	rep.Claim.Kind, rep.Claim.Lambda, rep.Claim.Value = p.Claim.Kind, p.Claim.Lambda, r.Threshold
 	if p.Claim.Kind == plan.KindDataCentric {
-		rep.Claimed = math.Inf(1)
+		rep.Claim.Value = math.Inf(1)
 	}
 	in, err := cs.inputs(r.Seed)
 	if err != nil {
@@ -542,7 +528,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if err != nil {
 		return err
 	}
-	rep.Searched = describePairs(in)
+	rep.Details.Searched = describePairs(in)
 	cfg := search.Config[D]{
 		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
@@ -575,32 +561,20 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	out, err := search.Run(search.DPClaim(src, p.Local, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(e local.Estimate) {
 		curve, event := e.Curve, e.Event
-		rep.Score, rep.Location = scoreOf(e.Event), e.Location
+		rep.Details.Score, rep.Details.Location = scoreOf(e.Event), e.Location
 		if out.Named.AltEvent { // maybe of another table or score (search.DPClaim)
-			rep.Score, rep.Location, event = scoreOf(e.Alt), e.AltLocation, e.Alt
+			rep.Details.Score, rep.Details.Location, event = scoreOf(e.Alt), e.AltLocation, e.Alt
 			if len(e.AltCurve.T) > 0 {
 				curve = e.AltCurve
 			}
 		}
-		rep.Event, rep.EventCounts, rep.EventLevel = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
+		rep.Details.Event, rep.Details.EventCounts, rep.Details.EventLevel = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 		if len(curve.T) > 0 {
-			rep.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
+			rep.Details.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
 	})
-	if err == nil && out.Unresolved != "" && p.Claim.Kind != plan.KindDataCentric {
-		remedy := moreSamples(out, rep.Resolution, r.Threshold, out.Samples)
-		switch {
-		case out.Sparse:
-			remedy = sparseRemedy
-		case out.Coarse && math.IsInf(rep.Resolution, 1):
-			remedy = "more samples do not resolve it"
-		case out.EventsTooLarge:
-			remedy = "more draws of events this large do not resolve it (more samples help only if the larger screening they bring chooses a smaller event)"
-		}
-		if src.Kind() == "real" && !out.Sparse { // Region applies to real outputs only
-			remedy += "; a Region around the outputs where the loss peaks may too"
-		}
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
+	if err == nil && p.Claim.Kind != plan.KindDataCentric {
+		return inconclusive(out.Reason)
 	}
 	return err
 }
@@ -619,39 +593,26 @@ func earlyLook(p plan.Plan) plan.Stage {
 // unresolved cross-check leaves the verdict to the other runs).
 func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run, cfg search.Config[D]) error {
 	if p.Claim.Kind != plan.KindRDP {
-		rep.Kind, rep.Lambda = plan.KindRDP, r.Lambda
+		rep.Claim.Kind, rep.Claim.Lambda = plan.KindRDP, r.Lambda
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 	fill(rep, out, err, func(f search.RenyiFinding) {
-		rep.Score = scoreOf(f.Grouping)
+		rep.Details.Score = scoreOf(f.Grouping)
 		if e := out.Named.AloneEvent; e != nil { // LowerBound is the event's
-			rep.Event, rep.EventCounts, rep.EventLevel = aloneEventText(f), countsOfXY(e.Counts, out.Best.Reverse), e.Level
+			rep.Details.Event, rep.Details.EventCounts, rep.Details.EventLevel = aloneEventText(f), countsOfXY(e.Counts, out.Best.Reverse), e.Level
 			rep.Estimate = e.Estimate // the event's, which its bound is of
 		}
 	})
-	if err == nil && out.Unresolved == "" && !out.Violated && !r.CrossCheck {
+	if err == nil && out.Reason == nil && !out.Violated && !r.CrossCheck {
 		alone, pair := aloneAmong(out.Screened, func(f search.RenyiFinding) search.AloneAtom { return f.Alone })
-		rep.Alone, err = aloneValuesVerdict(out.Confirmed, alone, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
-		if rep.Alone == nil {
-			rep.Alone, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
+		rep.Details.Alone, err = aloneValuesVerdict(out.Confirmed, alone, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
+		if rep.Details.Alone == nil {
+			rep.Details.Alone, err = aloneVerdict(alone, pair, renyiAlone(r.Lambda), r.Threshold, out.PerConfirm)
 		}
 		return err
 	}
-	if err == nil && out.Unresolved != "" && !r.CrossCheck {
-		if out.UnresolvedUnbounded {
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: "more samples at order λ do not resolve it; a pure-DP or (ε, δ) audit of the same mechanism (RequireDP, RequireApproxDP) can show outputs that one dataset alone produces"}
-		}
-		switch {
-		case out.Sparse:
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: sparseRemedy}
-		case out.Rare:
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: rareRemedy}
-		case out.EndsTooFew:
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: endsRemedy(r.Lambda, out.Samples)}
-		case out.InTails:
-			return &InconclusiveError{Reason: out.Unresolved, Remedy: tailsRemedy}
-		}
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: moreSamples(out, rep.Resolution, r.Threshold, out.Samples) + "; a lower order λ needs fewer"}
+	if err == nil && !r.CrossCheck {
+		return inconclusive(out.Reason)
 	}
 	return err
 }
@@ -664,39 +625,26 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	m := hockey.Gaussian()
 	if r.Criterion == plan.CriterionHockeyStick {
 		m = hockey.HockeyStick(r.Eps)
-		rep.Kind, rep.Eps, rep.Lambda = plan.KindApproxDP, r.Eps, 0
+		rep.Claim.Kind, rep.Claim.Eps, rep.Claim.Lambda = plan.KindApproxDP, r.Eps, 0
 	}
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(f search.EventFinding) {
-		rep.Score, rep.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
-		rep.EventCounts, rep.EventLevel = countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
+		rep.Details.Score, rep.Details.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
+		rep.Details.EventCounts, rep.Details.EventLevel = countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 	})
 	if err == nil {
-		rep.TradeOff, rep.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, out.Samples, p.Alpha()) // the deciding look's draws
+		rep.Details.TradeOff, rep.Details.Profile = tradeOffOf(out.Best.Confirmations[0].Tests, out.Samples, p.Alpha()) // the deciding look's draws
 	}
-	if err == nil && out.Unresolved == "" && !out.Violated && r.Criterion == plan.CriterionGaussian {
+	if err == nil && out.Reason == nil && !out.Violated && r.Criterion == plan.CriterionGaussian {
 		alone, pair := aloneAmong(out.Screened, func(f search.EventFinding) search.AloneAtom { return f.Alone })
-		rep.Alone, err = aloneVerdict(alone, pair, gaussianAlone(), r.Threshold, out.PerConfirm)
+		rep.Details.Alone, err = aloneVerdict(alone, pair, gaussianAlone(), r.Threshold, out.PerConfirm)
 		return err
 	}
-	if err == nil && out.Unresolved != "" && !r.CrossCheck {
-		remedy := moreSamples(out, rep.Resolution, r.Threshold, out.Samples)
-		switch {
-		case out.Sparse:
-			remedy = sparseRemedy
-		case out.Unseen:
-			remedy = unseenRemedy
-		case r.Criterion == plan.CriterionHockeyStick && out.Coarse:
-			remedy = hockeyRemedy(r, rep.Resolution, out.Samples)
-		case out.Coarse && math.IsInf(m.Least(r.Threshold, out.Samples, out.PerConfirm, 0), 1):
-			remedy = fmt.Sprintf("a claim of μ = %s needs about %s draws per side before any event's bound can exceed it (-dptest.samples, dptest.Samples)", num(r.Threshold), roughly(gaussianFloorDraws(r.Threshold, out.PerConfirm)))
-			if math.IsInf(gaussianFloorDraws(r.Threshold, out.PerConfirm), 1) {
-				remedy = fmt.Sprintf("no sample size can show a violation of μ = %s: claim a smaller μ", num(r.Threshold))
-			}
-		case out.Coarse && math.IsInf(rep.Resolution, 1):
-			remedy = unboundedRemedy(out, gaussianAlone(), r.Threshold)
+	if err == nil && !r.CrossCheck {
+		if one, ok := out.Reason.(*OneSidedEvent); ok && r.Criterion == plan.CriterionGaussian {
+			one.DrawsNeeded = unboundedReach(out, gaussianAlone(), r.Threshold)
 		}
-		return &InconclusiveError{Reason: out.Unresolved, Remedy: remedy}
+		return inconclusive(out.Reason)
 	}
 	return err
 }
@@ -755,115 +703,6 @@ func tradeOffOf(tests [][2]int64, n int, alpha float64) ([]TradeOffPoint, []Prof
 	return curve, profile
 }
 
-// hockeyRemedy says what resolves an (ε, δ)-DP audit that could not.
-func hockeyRemedy(r plan.Run, resolution float64, n int) string {
-	why := "the bound on δ moves by about 3·e^ε·√(Q(E)/n) at n draws per side, and an event the other dataset never produces shows only once its count clears about e^ε·ln(2/α′)"
-	if math.IsInf(resolution, 1) {
-		return fmt.Sprintf("%s, which at ε = %s exceeds what %s draws per side can hold: many more samples (-dptest.samples, dptest.Samples), or a claim at a smaller ε of the same mechanism's privacy profile", why, num(r.Eps), thousands(n))
-	}
-	draws := drawsToResolve(resolution, r.Threshold, search.ResolutionFactor*r.Threshold, n)
-	// The order is that of the events confirmed here; a larger sample
-	// also screens on more draws, which can place the events further in
-	// the tail where P/Q exceeds e^ε (the classic Gaussian σ at ε = 10,
-	// δ = 0.1: "5·10⁸" here, violated at 10⁷ draws).
-	need := fmt.Sprintf("on the order of %s draws per side on the events confirmed here (fewer where the larger screening they bring places the events further in the tail)", roughly(draws))
-	if nearRun(draws, n) {
-		need = fewTimesRun(n)
-	}
-	return fmt.Sprintf("%s; δ = %s needs %s (-dptest.samples, dptest.Samples); a claim at a larger δ of the same mechanism's privacy profile, or its RDP or GDP claim where it has one (partition selection, whose δ is never 0, has none), may resolve at this size", why, num(r.Threshold), need)
-}
-
-// drawsToResolve is the sample size at which an audit of resolution res
-// at n draws would resolve to target: the resolution's excess over from
-// (the threshold, or what its events resolve at any size) shrinks as
-// 1/√n. It is n where res is within target already, and +Inf where target
-// is not above from.
-func drawsToResolve(res, from, target float64, n int) float64 {
-	excess, want := res-from, target-from
-	switch {
-	case !(res > target):
-		return float64(n)
-	case !(want > 0):
-		return math.Inf(1)
-	}
-	return math.Ceil(float64(n) * (excess / want) * (excess / want))
-}
-
-// moreSamples is the remedy "more samples resolve it", with, when the
-// audit's reason is its finite resolution res above the threshold th at
-// n draws per side (out.Coarse), the order of the draws that would
-// resolve it: res falls as 1/√n towards max(th, limit), limit what the
-// confirmed events resolve however many draws confirm them
-// (Outcome.SupLimit; 0 for none), and must reach ResolutionFactor·th.
-// Where that order is within twice n (nearRun), it says so instead.
-func moreSamples[D, F any](out search.Outcome[D, F], res, th float64, n int) string {
-	s := "more samples (-dptest.samples, dptest.Samples) resolve it"
-	if !out.Coarse || math.IsInf(res, 1) || math.IsNaN(res) || th <= 0 {
-		return s
-	}
-	need := drawsToResolve(res, max(th, out.SupLimit), search.ResolutionFactor*th, n)
-	if nearRun(need, n) {
-		return s + fmt.Sprintf(", %s (the resolution, %s, is just above the %s a pass needs)", fewTimesRun(n), num(res), num(search.ResolutionFactor*th))
-	}
-	return s + fmt.Sprintf(", on the order of %s draws per side if the error falls as 1/√n", roughly(need))
-}
-
-// nearRun reports whether draws, the 1/√n order of the draws a remedy
-// names, is within twice the n draws run, where it would name a number
-// that rounds to n: the larger screening a larger sample brings may
-// choose another statistic, whose error need not fall as 1/√n.
-func nearRun(draws float64, n int) bool { return draws < 2*float64(n) }
-
-// fewTimesRun is the draws a remedy names when nearRun.
-func fewTimesRun(n int) string {
-	return fmt.Sprintf("likely a few times the %s draws per side run here", thousands(n))
-}
-
-// endsRemedy is the remedy of an RDP audit whose confirmations were too
-// small for the end zones of order λ (Outcome.EndsTooFew): each end needs
-// 2λ² outputs per side within 1/renyi.ZoneFraction of the draws, so
-// renyi.ZoneFraction·2λ² draws per side at least, and the largest order
-// whose ends n draws hold is √(n/(2·renyi.ZoneFraction)).
-func endsRemedy(lambda float64, n int) string {
-	least := renyi.ZoneFraction * 2 * lambda * lambda
-	top := math.Sqrt(float64(n) / (2 * renyi.ZoneFraction))
-	return fmt.Sprintf("at least %s draws per side (-dptest.samples, dptest.Samples; %d·2λ²) before each end can hold its 2λ² outputs, and more if the tail the order weights lies beyond what they reach; or a lower order: at %s draws per side the ends hold up to λ ≈ %.0f", thousands(int(math.Ceil(least))), renyi.ZoneFraction, thousands(n), math.Floor(top))
-}
-
-// tailsRemedy is the remedy of an RDP audit whose evidence lies in a tail
-// beyond its screening's extremes (Outcome.InTails). More draws reach
-// further, but the extremes of n draws grow slowly with n: by about half
-// a standard deviation for each tenfold sample, for Gaussian tails
-// (Φ⁻¹(1 − 1/n) is 4.75 at 10⁶ and 5.20 at 10⁷). The
-// Gaussian of σ = 5 at λ = 20 weights outputs 4 to 6 σ out, and was
-// still unresolved at 10⁷ draws per side.
-const tailsRemedy = "more samples (-dptest.samples, dptest.Samples) reach further into that tail, but slowly: each tenfold sample reaches a Gaussian tail only about half a standard deviation further (the Gaussian of σ = 5 at λ = 20 is unresolved at 10⁷ draws per side); a lower order λ, whose evidence lies nearer the bulk, needs far fewer"
-
-// unseenRemedy is the remedy of an event audit left unresolved by values
-// its screening never saw (search.Outcome.Unseen).
-const unseenRemedy = "more samples (-dptest.samples, dptest.Samples) resolve it as far as those values repeat: the larger screening they bring lists more of them, and more draws match the others' counts; values drawn once each are never listed"
-
-// sparseRemedy is the remedy of an audit left unresolved by numbers
-// counted value by value that barely repeat (Outcome.Sparse).
-const sparseRemedy = "Continuous instead of Discrete screens numbers in ranges of a partition, which more draws fill; counted value by value, more samples help only as far as the values repeat"
-
-// rareRemedy is the remedy of an RDP audit left unresolved by values
-// without an order that its screening at the confirmation's size saw too
-// rarely to rank (search.Outcome.Rare).
-const rareRemedy = "more samples (-dptest.samples, dptest.Samples) resolve them as far as the values repeat: the audit screens such values again at the confirmation's size, so a tenfold sample ranks values ten times rarer; a mechanism whose outputs are mostly new values at every sample size (ids, free text) cannot be resolved"
-
-// gaussianFloorDraws is the least n at which an event's Gaussian-DP bound
-// can exceed μ at all (hockey.Gaussian's Least): the upper bound of a
-// count of 0 at level α/2, 1 − (α/2)^{1/n}, must fall below Φ(−μ/2);
-// +Inf where Φ(−μ/2) is below what a float64 holds (μ ≳ 75).
-func gaussianFloorDraws(mu, alpha float64) float64 {
-	p := numeric.NormalCDF(-mu / 2)
-	if !(p > 0) {
-		return math.Inf(1)
-	}
-	return math.Log(alpha/2) / math.Log1p(-p)
-}
-
 // fill copies an engine outcome into the report; finding adds what the
 // criterion's finding on the witness shows.
 func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding func(F)) {
@@ -871,18 +710,18 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 		return
 	}
 	best := out.Best
-	rep.Estimate, rep.LowerBound, rep.Violated = best.Estimate(), best.Bound(), out.Violated
-	rep.Resolution, rep.Samples, rep.EarlyLook, rep.QuickLook = out.Resolution, out.Samples, out.Early, out.Quick
-	rep.DeepScreened = out.Deepened
-	rep.Unbounded = best.Confirmations[0].Unbounded && best.Confirmations[1].Unbounded
+	rep.Estimate, rep.LowerBound, rep.violated = best.Estimate(), best.Bound(), out.Violated
+	rep.Resolution, rep.Details.Samples, rep.Details.EarlyLook, rep.Details.QuickLook = out.Resolution, out.Samples, out.Early, out.Quick
+	rep.Details.DeepScreened = out.Deepened
+	rep.Details.Unbounded = best.Confirmations[0].Unbounded && best.Confirmations[1].Unbounded
 	rep.Witness = best.Pair
 	rep.Direction = out.Direction(best)
 	finding(best.Finding)
-	rep.PairsSearched, rep.Confirmed, rep.PerConfirmation, rep.Elapsed = out.PairsSearched, len(out.Confirmed), out.PerConfirm, out.Elapsed
-	rep.WideScreened, rep.WidePromoted, rep.WideSkipped = out.Wide.Screened, out.Wide.Promoted, out.Wide.Skipped
-	rep.Trials, rep.FoundAt = out.Trials, out.FoundAt
+	rep.Details.PairsSearched, rep.Details.Confirmed, rep.Details.PerConfirmation, rep.Elapsed = out.PairsSearched, len(out.Confirmed), out.PerConfirm, out.Elapsed
+	rep.Details.WideScreened, rep.Details.WidePromoted, rep.Details.WideSkipped = out.Wide.Screened, out.Wide.Promoted, out.Wide.Skipped
+	rep.Details.Trials, rep.Details.FoundAt = out.Trials, out.FoundAt
 	for _, c := range out.Confirmed {
-		rep.Confirmations = append(rep.Confirmations, Confirmation{
+		rep.Details.Confirmations = append(rep.Details.Confirmations, Confirmation{
 			Witness: c.Pair, Direction: out.Direction(c), Screening: c.Screening.Estimate,
 			Estimates: [2]float64{c.Confirmations[0].Estimate, c.Confirmations[1].Estimate},
 			StdErrs:   [2]float64{c.Confirmations[0].StdErr, c.Confirmations[1].StdErr},

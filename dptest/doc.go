@@ -131,20 +131,20 @@
 // each, too few for their ratios to be told apart), whose
 // screening saw the claim exceeded on held-out draws far beyond its noise
 // while the confirmations, leaning on the tails, stay below it, or whose
-// time ran out ([Within], the test's deadline) ends inconclusive:
-// [ErrInconclusive], never a pass. Require*
-// and Check* fail the test with the reason and the remedy unless
-// [AllowInconclusive] turns it into a skip of a Require* form, or a logged
-// pass of a Check* or assert form.
+// time ran out ([Within], the test's deadline) does not hold: it ends
+// [Suspect] or [Unresolved], by its typed [Reason]. A suspect audit fails
+// the test. An unresolved one skips a Require* test and lets Check* and
+// assert pass, each with a line saying what was verified and what would
+// resolve the claim; [Strict] makes it fail.
 //
 // # Options and flags
 //
 // [Samples], [Seed], [Confidence], [Candidates], [Verbose], [Pairs],
-// [Neighbors], [Simplifier], [AllowInconclusive], [Context], and for DP
+// [Neighbors], [Simplifier], [Strict], [Context], and for DP
 // audits [Region], [Floor] and [Testers]. In the
 // manner of rapid, each setting has a flag with a DPTEST_* environment
 // default: -dptest.samples, -dptest.seed (a number or "random"),
-// -dptest.confidence, -dptest.candidates, -dptest.v. Explicit options win
+// -dptest.confidence, -dptest.candidates, -dptest.v, -dptest.strict. Explicit options win
 // over flags; go test -short cuts the sample sizes, never the confidence. A
 // bad flag value stops the test binary with a message naming the flag; a
 // bad environment value fails every audit with one naming the variable.

@@ -99,13 +99,13 @@ func dpClaim(eps float64) plan.Claim { return plan.Claim{Kind: plan.KindDP, Eps:
 // on the pairs (x, x′) in both directions. The report's LowerBound holds
 // with the configured confidence and its Witness is the pair attaining it;
 // Claimed is +Inf and Violated false (nothing is claimed). Only Samples,
-// Seed, Confidence, Region, Floor, Verbose, AllowInconclusive and Context
+// Seed, Confidence, Region, Floor, Verbose, Strict and Context
 // apply; any other option, pairs or neighbours attached to the mechanism
 // (WithPairs, WithNeighbors), no neighbours or a zero Mechanism is an
 // error.
 func AuditDataCentricDP[D any](m Mechanism[D], x D, neighbours []D, opts ...Option) (Report, error) {
 	if len(m.pairs) > 0 || m.gen != nil {
-		return Report{Kind: plan.KindDataCentric, Claimed: math.Inf(1)}, fmt.Errorf("dptest: AuditDataCentricDP audits x against its neighbours; the mechanism's WithPairs and WithNeighbors do not apply")
+		return Report{Claim: Claim{Kind: plan.KindDataCentric, Value: math.Inf(1)}}, fmt.Errorf("dptest: AuditDataCentricDP audits x against its neighbours; the mechanism's WithPairs and WithNeighbors do not apply")
 	}
 	pairs := make([]fixtures.Pair[D], len(neighbours))
 	for i, n := range neighbours {

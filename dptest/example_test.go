@@ -39,7 +39,7 @@ func ExampleAuditRDP() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("violated:", rep.Violated)
+	fmt.Println("violated:", (rep.Verdict == dptest.Violated))
 	fmt.Println("bound above the claim:", rep.LowerBound > 0.5, "and below the truth:", rep.LowerBound < g.RDP(2))
 	fmt.Printf("witness: %v %s\n", rep.Witness, rep.Direction)
 	// Output:
@@ -70,7 +70,7 @@ func ExamplePairs() {
 			fixtures.Pair[histogram]{X: histogram{1, 0, 0}, Y: histogram{1, 1, 0}},
 		),
 		dptest.Seed(2), dptest.Samples(50_000))
-	fmt.Println(rep.Violated, err)
+	fmt.Println((rep.Verdict == dptest.Violated), err)
 	// Output:
 	// false <nil>
 }
@@ -83,7 +83,7 @@ func ExampleNeighbors() {
 	rep, err := dptest.AuditRDP(dptest.Continuous(m.Sample), 2, m.Epsilon(),
 		dptest.Neighbors(fixtures.AddRemove(rapid.SampledFrom([]float64{0, 1}), 1, 4)),
 		dptest.Candidates(10), dptest.Seed(3), dptest.Samples(50_000))
-	fmt.Println(rep.Violated, err, rep.PairsSearched)
+	fmt.Println((rep.Verdict == dptest.Violated), err, rep.Details.PairsSearched)
 	// Output:
 	// false <nil> 10
 }
@@ -125,9 +125,9 @@ func ExampleAuditDP() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("violated:", rep.Violated)
+	fmt.Println("violated:", (rep.Verdict == dptest.Violated))
 	fmt.Printf("loss bound above %.1f: %v; the peak lies outside the means [0, 1]: %v\n",
-		eps, rep.LowerBound > eps, rep.Location.(float64) < 0 || rep.Location.(float64) > 1)
+		eps, rep.LowerBound > eps, rep.Details.Location.(float64) < 0 || rep.Details.Location.(float64) > 1)
 	// Output:
 	// violated: true
 	// loss bound above 0.7: true; the peak lies outside the means [0, 1]: true
@@ -145,7 +145,7 @@ func ExampleAuditApproxDP() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(rep.Kind, "violated:", rep.Violated)
+	fmt.Println(rep.Claim.Kind, "violated:", (rep.Verdict == dptest.Violated))
 	fmt.Printf("δ bound between 0.45 and 0.51: %v\n", rep.LowerBound > 0.45 && rep.LowerBound < 0.51)
 	// Output:
 	// ApproxDP violated: true
@@ -162,7 +162,7 @@ func ExampleAuditGDP() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(rep.Kind, "violated:", rep.Violated)
+	fmt.Println(rep.Claim.Kind, "violated:", (rep.Verdict == dptest.Violated))
 	fmt.Printf("μ estimate %.1f\n", rep.Estimate)
 	// Output:
 	// GDP violated: false
@@ -182,9 +182,9 @@ func ExampleVector() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("violated:", rep.Violated)
+	fmt.Println("violated:", (rep.Verdict == dptest.Violated))
 	fmt.Printf("bound above 0.8: %v\n", rep.LowerBound > 0.8)
-	fmt.Println(rep.Score[:40])
+	fmt.Println(rep.Details.Score[:40])
 	// Output:
 	// violated: true
 	// bound above 0.8: true
@@ -228,7 +228,7 @@ func ExampleReport_earlyLook() {
 			return
 		}
 		fmt.Printf("claim %v: violated %v, quick look %v, early look %v, %d samples per side, fewer calls than the planned audit's: %v\n",
-			claim, rep.Violated, rep.QuickLook, rep.EarlyLook, rep.Samples, rep.Calls < 13_000_000)
+			claim, (rep.Verdict == dptest.Violated), rep.Details.QuickLook, rep.Details.EarlyLook, rep.Details.Samples, rep.Calls < 13_000_000)
 	}
 	// Output:
 	// claim 1.5: violated false, quick look true, early look false, 25000 samples per side, fewer calls than the planned audit's: true
@@ -250,15 +250,15 @@ func ExampleReport_alone() {
 		return x[0] + lap.Sample(r, nil)
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditRDP(m, 2, 2*lap.RDP(2), dptest.Seed(1), dptest.Candidates(0), dptest.Samples(300_000))
-	if err != nil || rep.Alone == nil {
+	if err != nil || rep.Details.Alone == nil {
 		fmt.Println(err, rep)
 		return
 	}
-	a := rep.Alone
+	a := rep.Details.Alone
 	fmt.Printf("violated %v; X alone produced %v (Y: none); the claim holds only if Y produces it at least once in %.0e draws; refuted at about %.0e draws per side\n",
-		rep.Violated, a.Value, 1/a.NeededRate, a.RefutingDraws)
+		(rep.Verdict == dptest.Violated), a.Value, 1/a.NeededRate, a.RefutingDraws)
 	rep, err = dptest.AuditDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(300_000))
-	fmt.Println("the DP audit: violated", rep.Violated, err)
+	fmt.Println("the DP audit: violated", (rep.Verdict == dptest.Violated), err)
 	// Output:
 	// violated false; X alone produced 0.5 (Y: none); the claim holds only if Y produces it at least once in 2e+06 draws; refuted at about 1e+07 draws per side
 	// the DP audit: violated true <nil>
@@ -278,7 +278,7 @@ func ExampleTesters() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("violated: %v, found by the %s tester, δ(1) ≥ %.2f\n", rep.Violated, rep.Tester, rep.LowerBound)
+	fmt.Printf("violated: %v, found by the %s tester, δ(1) ≥ %.2f\n", (rep.Verdict == dptest.Violated), rep.Details.Tester, rep.LowerBound)
 	// Output: violated: true, found by the classifier tester, δ(1) ≥ 0.16
 }
 
@@ -296,6 +296,6 @@ func ExampleFindPairs() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("violated:", rep.Violated, "trials screened:", rep.Trials)
+	fmt.Println("violated:", (rep.Verdict == dptest.Violated), "trials screened:", rep.Details.Trials)
 	// Output: violated: true trials screened: 3
 }

@@ -22,17 +22,17 @@ func TestFindPairs(t *testing.T) {
 	for _, f := range []dptest.Finder[[]float64]{dptest.RandomFinder(box, 20), dptest.GridFinder(box, 20), dptest.BanditFinder(box, 20)} {
 		rep, err := dptest.AuditDP(broken, 1, dptest.FindPairs(f), dptest.Samples(100_000), dptest.Seed(1))
 		require.NoError(t, err, "%v", f)
-		require.True(t, rep.Violated, "%v", f)
-		require.Equal(t, 1, rep.Trials, "%v", f)
-		require.Equal(t, 1, rep.FoundAt, "%v", f)
-		require.Equal(t, 1, rep.PairsSearched, "%v: only the finder's pair", f)
+		require.True(t, (rep.Verdict == dptest.Violated), "%v", f)
+		require.Equal(t, 1, rep.Details.Trials, "%v", f)
+		require.Equal(t, 1, rep.Details.FoundAt, "%v", f)
+		require.Equal(t, 1, rep.Details.PairsSearched, "%v: only the finder's pair", f)
 	}
 	correct := dptest.Continuous(mechanisms.DPMean{Eps: 1}.Sample)
 	rep, err := dptest.AuditDP(correct, 1, dptest.FindPairs(dptest.BanditFinder(box, 12)), dptest.Samples(100_000), dptest.Seed(2))
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
-	require.Equal(t, 12, rep.Trials)
-	require.Equal(t, 0, rep.FoundAt)
+	require.False(t, (rep.Verdict == dptest.Violated))
+	require.Equal(t, 12, rep.Details.Trials)
+	require.Equal(t, 0, rep.Details.FoundAt)
 }
 
 // A grid over a box proposes its points in order and stops when they run
@@ -48,8 +48,8 @@ func TestGridFinderWithPairs(t *testing.T) {
 	rep, err := dptest.AuditRDP(m, 2, 10, dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{0, 0}}),
 		dptest.FindPairs(dptest.GridFinder(box, 3)), dptest.Samples(20_000), dptest.Seed(3))
 	require.NoError(t, err)
-	require.Equal(t, 3, rep.Trials)
-	require.Equal(t, 4, rep.PairsSearched)
+	require.Equal(t, 3, rep.Details.Trials)
+	require.Equal(t, 4, rep.Details.PairsSearched)
 	require.Equal(t, [][]float64{{0}, {0.5}, {1}}, seen, "the grid's points, the explicit pair before them")
 }
 
@@ -100,7 +100,7 @@ func TestFoundPairsKeepTheBoxRelation(t *testing.T) {
 	})
 	rep, err := dptest.AuditDP(m, 1, dptest.FindPairs(dptest.RandomFinder(box, 5)), dptest.Samples(50_000), dptest.Seed(1))
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "witness %v", rep.Witness)
+	require.False(t, (rep.Verdict == dptest.Violated), "witness %v", rep.Witness)
 }
 
 // With Quick, the quick look and the full run each get a fresh finder:
@@ -109,5 +109,5 @@ func TestFinderWithQuick(t *testing.T) {
 	m := dptest.Continuous(mechanisms.Laplace{B: 1}.Sample)
 	rep, err := dptest.AuditRDP(m, 2, 0.65, dptest.FindPairs(dptest.GridFinder(dptest.RemoveLast(1, 0, 1), 4)), dptest.Quick(), dptest.Samples(400_000), dptest.Seed(1))
 	require.NoError(t, err)
-	require.Positive(t, rep.Trials)
+	require.Positive(t, rep.Details.Trials)
 }

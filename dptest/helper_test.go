@@ -51,7 +51,7 @@ func TestMessagesAreAttributedToTheCaller(t *testing.T) {
 	mech := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		return x[0] + r.ExpFloat64()*float64(1-2*r.IntN(2))
 	})
-	opts := []dptest.Option{dptest.Samples(2000), dptest.Candidates(1), dptest.AllowInconclusive()}
+	opts := []dptest.Option{dptest.Samples(2000), dptest.Candidates(1)}
 	a := &attributingT{helpers: map[string]bool{}}
 	forms := []func(){
 		func() { dptest.CheckDP(a, mech, 1, opts...) },

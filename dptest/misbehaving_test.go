@@ -3,7 +3,6 @@ package dptest_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -50,7 +49,7 @@ func TestMechanismsThatModifyTheirInput(t *testing.T) {
 }
 
 // A mechanism drawing from its own source (secure noise) is audited, and
-// every text says the seed cannot replay the verdict.
+// its report says the seed cannot replay the verdict (NotReplayable).
 func TestMechanismsThatIgnoreTheirGenerator(t *testing.T) {
 	var mu sync.Mutex
 	own := rand.New(rand.NewPCG(9, 9))
@@ -61,37 +60,38 @@ func TestMechanismsThatIgnoreTheirGenerator(t *testing.T) {
 	})
 	rep, err := dptest.AuditRDP(secure, 2, mechanisms.Gaussian{Sigma: 5}.RDP(2), fast...)
 	require.NoError(t, err)
-	require.True(t, rep.NotReplayable)
-	require.Contains(t, rep.String(), "this seed cannot replay the verdict")
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.True(t, rep.Details.NotReplayable, "this seed cannot replay the verdict")
 	rep, err = dptest.AuditRDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 5}.Sample), 2, 1, fast...)
 	require.NoError(t, err)
-	require.False(t, rep.NotReplayable)
+	require.False(t, rep.Details.NotReplayable)
 
-	// An inconclusive audit's text says it too: its reproduce line
-	// replays nothing. δ = 10⁻⁹ is beyond any resolution of these draws,
-	// and the claim holds: σ = 50 gives δ(0.5) ≈ Φ(−25) (σ = 5, whose
-	// δ(0.5) is about 5·10⁻⁴, was violated in about one run of eight, and
-	// its own source makes each run's draws differ).
+	// An unresolved audit's report says it too: its seed replays
+	// nothing. δ = 10⁻⁹ is beyond any resolution of these draws, and the
+	// claim holds: σ = 50 gives δ(0.5) ≈ Φ(−25) (σ = 5, whose δ(0.5) is
+	// about 5·10⁻⁴, was violated in about one run of eight, and its own
+	// source makes each run's draws differ). The non-fatal form logs it
+	// once and passes.
 	quiet := dptest.Continuous(func(_ *rand.Rand, x []float64) float64 {
 		mu.Lock()
 		defer mu.Unlock()
 		return mechanisms.Gaussian{Sigma: 50}.Sample(own, x)
 	})
-	var said []string
-	dptest.CheckApproxDP(recordingT(func(s string) { said = append(said, s) }), quiet, 0.5, 1e-9, fast...)
-	require.Len(t, said, 1)
-	require.Contains(t, said[0], "inconclusive")
-	require.Contains(t, said[0], "this seed cannot replay the verdict")
+	rep, err = dptest.AuditApproxDP(quiet, 0.5, 1e-9, fast...)
+	require.ErrorIs(t, err, dptest.ErrUnresolved, "%s", rep)
+	require.Equal(t, dptest.Unresolved, rep.Verdict)
+	require.True(t, rep.Details.NotReplayable, "this seed cannot replay the verdict")
+	r := run("TestQuiet", func(rt *recorder) {
+		require.True(t, dptest.CheckApproxDP(rt, quiet, 0.5, 1e-9, fast...))
+	})
+	require.False(t, r.failed)
+	require.Empty(t, r.errors)
+	require.Len(t, r.logs, 1)
 }
 
-// recordingT hands every message of a non-fatal form to say.
-type recordingT func(string)
-
-func (r recordingT) Errorf(format string, args ...any) { r(fmt.Sprintf(format, args...)) }
-func (r recordingT) Logf(format string, args ...any)   { r(fmt.Sprintf(format, args...)) }
-
-// An audit stopped by its context (or the test's deadline) is inconclusive,
-// never a pass; AllowInconclusive makes it a skip.
+// An audit stopped by its context (or the test's deadline) is unresolved,
+// never a pass: the fatal form skips the test, the non-fatal one logs it,
+// and Strict fails it.
 func TestStoppedAuditsAreInconclusive(t *testing.T) {
 	var calls atomic.Int64
 	ctx, cancel := context.WithCancel(context.Background())
@@ -103,9 +103,11 @@ func TestStoppedAuditsAreInconclusive(t *testing.T) {
 		return mechanisms.Gaussian{Sigma: 1}.Sample(r, x)
 	})
 	_, err := dptest.AuditRDP(slow, 2, 100, dptest.Context(ctx))
+	var why *dptest.Stopped
+	require.ErrorAs(t, err, &why)
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.ErrorContains(t, err, "inconclusive: the audit stopped after")
-	require.ErrorContains(t, err, "the context was cancelled")
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
+	require.False(t, why.Budget, "the context was cancelled")
 
 	// A mechanism that stalls after its first thousand calls until the
 	// deadline: the audit cannot end before it, however fast the machine
@@ -121,20 +123,20 @@ func TestStoppedAuditsAreInconclusive(t *testing.T) {
 	}
 	done, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer stop()
-	r := run("TestSlow", func(rt *recorder) { dptest.RequireRDP(rt, stalling(done), 2, 100, dptest.Context(done)) })
-	require.True(t, r.failed)
-	require.Contains(t, r.text(), "(λ=2, ε=100)-RDP audit: inconclusive: the audit stopped after")
-	require.Contains(t, r.text(), "the deadline")
+	r := run("TestSlow", func(rt *recorder) {
+		dptest.RequireRDP(rt, stalling(done), 2, 100, dptest.Context(done), dptest.Strict())
+	})
+	require.True(t, r.failed, "Strict fails an unresolved audit")
 
 	done2, stop2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer stop2()
 	r = run("TestSlow", func(rt *recorder) {
-		require.True(t, dptest.CheckRDP(rt, stalling(done2), 2, 100, dptest.Context(done2), dptest.AllowInconclusive()))
+		require.True(t, dptest.CheckRDP(rt, stalling(done2), 2, 100, dptest.Context(done2)))
 	})
-	require.False(t, r.failed)
+	require.False(t, r.failed, "an unresolved audit does not fail a test")
 	require.Empty(t, r.errors)
-	require.True(t, strings.Contains(strings.Join(r.logs, "\n"), "inconclusive"))
-	require.True(t, errors.Is(&dptest.InconclusiveError{}, dptest.ErrInconclusive))
+	require.Len(t, r.logs, 1)
+	require.True(t, errors.Is(&dptest.InconclusiveError{Reason: &dptest.Stopped{}}, dptest.ErrInconclusive))
 
 	// With a t that can skip: the fatal form skips the test; the
 	// non-fatal form logs and returns true, and the test goes on to the
@@ -145,9 +147,9 @@ func TestStoppedAuditsAreInconclusive(t *testing.T) {
 		went := false
 		run("TestSlow", func(*recorder) {
 			if fatal {
-				dptest.RequireRDP(sr, stalling(done), 2, 100, dptest.Context(done), dptest.AllowInconclusive())
+				dptest.RequireRDP(sr, stalling(done), 2, 100, dptest.Context(done))
 			} else {
-				require.True(t, dptest.CheckRDP(sr, stalling(done), 2, 100, dptest.Context(done), dptest.AllowInconclusive()))
+				require.True(t, dptest.CheckRDP(sr, stalling(done), 2, 100, dptest.Context(done)))
 			}
 			went = true
 		})
@@ -236,7 +238,7 @@ func TestMoreThatDoesNotApply(t *testing.T) {
 // The reproduce line repeats -short and the flags that set the audit, and
 // has no seed when the audit failed before its seed was resolved.
 func TestReproduceLine(t *testing.T) {
-	rep := dptest.Report{TestName: "TestX", Seed: 3, Short: true, Settings: dptest.Settings{CommandLine: []string{"-dptest.samples=50000"}}}
+	rep := dptest.Report{Seed: 3, Details: dptest.Details{TestName: "TestX", Short: true, Settings: dptest.Settings{CommandLine: []string{"-dptest.samples=50000"}}}}
 	require.Equal(t, `go test -run="^TestX$" -short -dptest.samples=50000 -dptest.seed=3`, rep.Reproduce())
 	r := run("TestY", func(rt *recorder) {
 		dptest.RequireRDP(rt, dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 2, 1, dptest.Region(0, 1))
@@ -262,13 +264,11 @@ func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep, err := audit()
-			var inc *dptest.InconclusiveError
-			require.ErrorAs(t, err, &inc, "%s", rep)
-			require.Regexp(t, `; and in 1,024 further draws on X=\[.*\] and as many on Y=\[.*\] the mechanism returned only the output (3|\[3 4\]): its outputs may not vary on this pair at all$`, inc.Reason)
-			require.Contains(t, inc.Remedy, "AllowInconclusive")
+			require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", rep)
+			require.Contains(t, []string{"3", "[3 4]"}, rep.Details.Unvarying)
 			require.NotContains(t, err.Error(), "Inf")
-			require.NotContains(t, err.Error(), "more than 1/20 of the draws", "a million draws per side are not the reason")
-			require.Contains(t, rep.String(), " audit: inconclusive: ", "the report renders the verdict, not a success line")
+			var ends *dptest.EndsTooFew
+			require.False(t, errors.As(err, &ends), "a million draws per side are not the reason")
 		})
 	}
 	// The (ε, δ) audit passes, truly on these pairs, and its success line
@@ -276,13 +276,13 @@ func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
 	// pairs whose partitions are always kept).
 	rep, err := dptest.AuditApproxDP(discrete, 1, 0.05, dptest.Seed(1))
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
-	require.Equal(t, "3", rep.Unvarying)
-	require.Contains(t, rep.String(), "; note: in 1,024 further draws on each side of the witness the mechanism returned only the output 3: its outputs may not vary on the pairs searched, and the pass says nothing of pairs on which they do")
+	require.False(t, (rep.Verdict == dptest.Violated))
+	require.Equal(t, "3", rep.Details.Unvarying)
+	require.Equal(t, dptest.Holds, rep.Verdict)
 	flip := dptest.Discrete(func(r *rand.Rand, x []float64) bool { return (x[0] >= 0.5) == (r.Float64() < 0.7) }) // ε = ln(7/3) < 1: δ(1) = 0
 	rep, err = dptest.AuditApproxDP(flip, 1, 0.05, dptest.Seed(1))
 	require.NoError(t, err)
-	require.Empty(t, rep.Unvarying, "outputs that vary")
+	require.Empty(t, rep.Details.Unvarying, "outputs that vary")
 }
 
 // A mechanism whose output differs once in 10,000 draws, and only on X,
@@ -297,15 +297,14 @@ func TestRareOutputsAreNotCalledConstant(t *testing.T) {
 		return 0
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	_, err := dptest.AuditGDP(m, 1, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(1_000_000))
-	var inc *dptest.InconclusiveError
-	require.ErrorAs(t, err, &inc)
-	require.NotContains(t, inc.Reason, "returned only the output")
-	require.Contains(t, inc.Remedy, "draws per side (-dptest.samples, dptest.Samples) its expected counts would bound it above the claim")
+	var why *dptest.OneSidedEvent
+	require.ErrorAs(t, err, &why)
+	require.False(t, math.IsInf(why.DrawsNeeded, 1), "the draws whose expected counts would bound it above the claim")
 }
 
-// A Within budget too small for the audit ends it inconclusive before any
-// run; its report renders that verdict, not a success line; so does the
-// report of an audit that could not run.
+// A Within budget too small for the audit ends it unresolved before any
+// run; its report has that verdict and reason, not a pass; an audit that
+// could not run has no verdict, and its report renders its error.
 func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	slow := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		time.Sleep(time.Millisecond)
@@ -313,8 +312,12 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	})
 	rep, err := dptest.AuditDP(slow, 1, dptest.Seed(1), dptest.Within(50*time.Millisecond))
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.Contains(t, rep.String(), " audit: inconclusive: ")
-	require.NotContains(t, rep.String(), " holds")
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
+	var small *dptest.BudgetTooSmall
+	require.ErrorAs(t, err, &small)
+	require.Equal(t, dptest.Unresolved, rep.Verdict, "%s", rep)
+	require.Equal(t, dptest.Reason(small), rep.Reason)
+	require.Greater(t, small.Least, 50*time.Millisecond, "the smallest audit takes longer than the budget")
 
 	// A mechanism that slows down after its first calls outruns the
 	// budget's plan: the audit stops, and says the budget ended it (not
@@ -330,15 +333,20 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 	})
 	_, err = dptest.AuditDP(slowing, 1, dptest.Seed(1), dptest.Within(2*time.Second))
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.Contains(t, err.Error(), "because the time budget (dptest.Within) ran out, before it could decide")
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
+	var stopped *dptest.Stopped
+	require.ErrorAs(t, err, &stopped)
+	require.True(t, stopped.Budget, "the time budget (dptest.Within) ran out, not the test's -timeout")
+	require.Positive(t, stopped.Calls)
 
 	// An audit that cannot run (the mechanism panics) renders its error.
 	panics := dptest.Continuous(func(*rand.Rand, []float64) float64 { panic("boom") })
 	rep, err = dptest.AuditDP(panics, 1, dptest.Seed(1))
-	require.Error(t, err)
-	require.Contains(t, rep.String(), " could not be audited: ")
-	require.Contains(t, rep.String(), "boom")
-	require.NotContains(t, rep.String(), " holds")
+	require.ErrorContains(t, err, "boom")
+	require.NotErrorIs(t, err, dptest.ErrInconclusive)
+	require.Zero(t, rep.Verdict, "no verdict: %s", rep)
+	require.Nil(t, rep.Reason)
+	require.Contains(t, rep.String(), err.Error(), "the report renders its error")
 }
 
 // Numbers counted value by value that never repeat (64 random bits a
@@ -354,11 +362,10 @@ func TestDiscreteNumbersThatNeverRepeat(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := audit()
-			var inc *dptest.InconclusiveError
-			require.ErrorAs(t, err, &inc)
-			require.Contains(t, inc.Reason, "numbers seen about 1 times each")
-			require.Contains(t, inc.Remedy, "Continuous instead of Discrete")
-			require.NotContains(t, inc.Remedy, "resolve it")
+			var why *dptest.SparseNumbers
+			require.ErrorAs(t, err, &why)
+			require.InDelta(t, 1, why.PerValue, 0.01)
+			require.ErrorIs(t, err, dptest.ErrUnresolved)
 		})
 	}
 }

@@ -28,7 +28,7 @@ const (
 
 // Option configures an audit. Options are built only by this package's
 // constructors: [Samples], [Seed], [Confidence], [Candidates], [Verbose],
-// [Pairs], [Neighbors], [Simplifier], [AllowInconclusive], [Context], and
+// [Pairs], [Neighbors], [Simplifier], [Strict], [Context], and
 // for DP audits [Region], [Floor] and [Testers]. A bad value, or an option that does
 // not apply to the claim, is an error of the audit (Audit* return it,
 // Require* and Check* fail the test with it), never a panic. An option
@@ -81,17 +81,16 @@ func kindPhrase(kind string) string {
 
 // options is what the options of one audit set.
 type options struct {
-	kind              string
-	ctx               context.Context
-	allowInconclusive bool
-	parallelism       int           // goroutines per sampling, 0 for GOMAXPROCS
-	within            time.Duration // time budget, 0 for none
-	settings          plan.Settings
-	pairs             []any // each a []fixtures.Pair[D]
-	neighbors         any   // a *rapid.Generator[fixtures.Pair[D]]
-	simplify          any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
-	finder            any   // a Finder[D]
-	errs              []error
+	kind        string
+	ctx         context.Context
+	parallelism int           // goroutines per sampling, 0 for GOMAXPROCS
+	within      time.Duration // time budget, 0 for none
+	settings    plan.Settings
+	pairs       []any // each a []fixtures.Pair[D]
+	neighbors   any   // a *rapid.Generator[fixtures.Pair[D]]
+	simplify    any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
+	finder      any   // a Finder[D]
+	errs        []error
 }
 
 // collect applies the options of an audit of the given kind.
@@ -218,13 +217,12 @@ func Quick() Option {
 	return option{"Quick", searchKinds, func(o *options) { o.settings.Quick = true }}
 }
 
-// AllowInconclusive turns an inconclusive audit (see [ErrInconclusive]) from
-// a test failure into a skip of the Require* forms (t.Skipf, where t has
-// it, which ends the test), and into a log line and a pass (true) of the
-// non-fatal Check* forms and package assert, which let the test go on.
-// Audit* still return the error.
-func AllowInconclusive() Option {
-	return option{"AllowInconclusive", auditKinds, func(o *options) { o.allowInconclusive = true }}
+// Strict makes an unresolved audit fail the test, as -dptest.strict and
+// DPTEST_STRICT do: for release gates and nightly runs. By default an
+// unresolved audit skips a Require* test and lets Check* pass, with a
+// line saying what was verified and what would resolve the claim.
+func Strict() Option {
+	return option{"Strict", auditKinds, func(o *options) { o.settings.Strict = true }}
 }
 
 // Context ends the audit when ctx is done, with an inconclusive error and

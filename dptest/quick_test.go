@@ -21,29 +21,43 @@ func TestQuickLookDecidesClearClaims(t *testing.T) {
 	truth := lap.RDP(2)
 	held, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
-	require.True(t, held.QuickLook && !held.EarlyLook && !held.Violated, "%s", held)
-	require.Equal(t, 25_000, held.Samples)
+	require.True(t, held.Details.QuickLook && !held.Details.EarlyLook, "%s", held)
+	require.Equal(t, dptest.Holds, held.Verdict, "%s", held)
+	require.Equal(t, 25_000, held.Details.Samples)
 	require.Less(t, held.Calls, int64(2_500_000), "%s", held)
-	require.Contains(t, held.String(), "25,000 samples per side (the quick look, screened on 12,500 draws per side: every upper bound under 80% of the claim)")
-	require.Equal(t, 12_500, held.Settings.QuickScreeningSamples)
+	require.Equal(t, 12_500, held.Details.Settings.QuickScreeningSamples)
+	// Held with margin: every confirmation's upper bound, its estimate
+	// plus Φ⁻¹(0.99) standard errors, under 80% of the claim.
+	require.NotEmpty(t, held.Details.Confirmations)
+	z := -math.Sqrt2 * math.Erfcinv(2*0.99)
+	for _, c := range held.Details.Confirmations {
+		for i := range c.Estimates {
+			require.LessOrEqual(t, c.Estimates[i]+z*c.StdErrs[i], 0.8*2*truth, "%+v", c)
+		}
+	}
 	// α = 10⁻⁴ split: 5% at the quick look, then a tenth and nine tenths
 	// of the rest at the early and the planned look, over 2 candidates.
-	run := held.Settings.Runs[0]
+	run := held.Details.Settings.Runs[0]
 	require.InDelta(t, math.Sqrt(0.05e-4/2), run.QuickPerConfirmation, 1e-12)
 	require.InDelta(t, math.Sqrt(0.95*0.1e-4/2), run.EarlyPerConfirmation, 1e-12)
 	require.InDelta(t, math.Sqrt(0.95*0.9e-4/2), run.PerConfirmation, 1e-12)
-	require.InDelta(t, run.QuickPerConfirmation, held.PerConfirmation, 1e-12, "decided at the quick look's level")
+	require.InDelta(t, run.QuickPerConfirmation, held.Details.PerConfirmation, 1e-12, "decided at the quick look's level")
 	full, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
-	require.False(t, full.QuickLook || full.Settings.QuickSamples > 0, "no quick look without the option: %s", full)
+	require.False(t, full.Details.QuickLook || full.Details.Settings.QuickSamples > 0, "no quick look without the option: %s", full)
 
 	violated, err := dptest.AuditRDP(m, 2, truth/2, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
-	require.True(t, violated.QuickLook && violated.Violated, "%s", violated)
-	require.Contains(t, violated.String(), "quick look:   screened on an eighth of the screening's draws")
+	require.True(t, violated.Details.QuickLook, "%s", violated)
+	require.Equal(t, dptest.Violated, violated.Verdict, "%s", violated)
+	require.Greater(t, violated.LowerBound, truth/2)
+	// Screened on an eighth of the screening's draws, confirmed on a
+	// fortieth of the planned confirmation's.
+	require.Equal(t, violated.Details.Settings.ScreeningSamples, 8*violated.Details.Settings.QuickScreeningSamples)
+	require.Equal(t, violated.Details.Settings.Samples, 40*violated.Details.Samples)
 
 	atTruth, err := dptest.AuditRDP(m, 2, truth, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
-	require.False(t, atTruth.QuickLook || atTruth.Violated, "%s", atTruth)
-	require.Equal(t, 1_000_000, atTruth.Samples)
+	require.False(t, atTruth.Details.QuickLook || (atTruth.Verdict == dptest.Violated), "%s", atTruth)
+	require.Equal(t, 1_000_000, atTruth.Details.Samples)
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -108,49 +110,89 @@ func TestFailureText(t *testing.T) {
 	g := mechanisms.Gaussian{Sigma: 1}
 	r := failing(t, dptest.Continuous(g.Sample), 2, 0.5, opts(dptest.Seed(8412973401))...)
 	lines := strings.Split(r.text(), "\n")
-	require.Len(t, lines, 6, r.text())
+	require.Len(t, lines, 5, r.text())
 	require.Equal(t, "[dptest] (λ=2, ε=0.5)-RDP violated at 99.99% confidence", lines[0])
-	// Twice the claim: the early look of the sequential confirmation, a
-	// tenth of the 200,000 draws rounded up to whole blocks, shows it.
 	require.Regexp(t, `^    lower bound:  \d\.\d+   \(estimate \d\.\d+, 24,576 samples per side\)$`, lines[1])
-	require.Regexp(t, `^    early look:   confirmed on about a tenth of the planned draws \([\d,]+ mechanism calls in all\)$`, lines[2])
-	require.Regexp(t, `^    witness:      X=\[.*\]  Y=\[.*\]  D\(M\((X|Y)\)‖M\((Y|X)\)\)$`, lines[3])
-	require.Regexp(t, `^    searched:     \d+ pairs, the 2 most divergent \(pair, direction\) confirmed twice on fresh samples$`, lines[4])
-	require.Equal(t, `    To reproduce: go test -run="^TestFailureText$" -dptest.seed=8412973401`, lines[5])
-	// The shown witness was simplified to an extreme pair: one record 1 on
-	// one side, all others 0.
-	require.Regexp(t, `X=\[[01 ]+\]  Y=\[[01 ]+\]`, lines[3])
-	require.Equal(t, 1, strings.Count(lines[3], "1 ")+strings.Count(lines[3], "1]"), lines[3])
+	require.Regexp(t, `^    witness:      X=\[.*\]  Y=\[.*\]  D\(M\((X|Y)\)‖M\((Y|X)\)\)$`, lines[2])
+	require.Regexp(t, `^    searched:     \d+ pairs: substitution pairs in \[0, 1\]\^10$`, lines[3])
+	require.Equal(t, `    To reproduce: go test -run="^TestFailureText$" -dptest.seed=8412973401`, lines[4])
 
+	// The report behind the text: the same audit, outside a test.
 	rep, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, 0.5, opts(dptest.Seed(8412973401))...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated)
-	require.Greater(t, rep.LowerBound, rep.Claimed)
+	require.Equal(t, dptest.Violated, rep.Verdict)
+	require.Nil(t, rep.Reason)
+	require.Equal(t, dptest.Claim{Kind: "RDP", Lambda: 2, Value: 0.5}, rep.Claim)
+	// The shown witness was simplified to an extreme pair: one record 1 on
+	// one side, all others 0.
+	w, ok := dptest.WitnessOf[[]float64](rep)
+	require.True(t, ok)
+	require.Len(t, w.X, 10)
+	require.Len(t, w.Y, 10)
+	ones := 0
+	for _, v := range append(slices.Clone(w.X), w.Y...) {
+		require.True(t, v == 0 || v == 1, "%v", w)
+		if v == 1 {
+			ones++
+		}
+	}
+	require.Equal(t, 1, ones, "%v", w)
+	require.Contains(t, []string{"D(M(X)‖M(Y))", "D(M(Y)‖M(X))"}, rep.Direction)
+	require.Equal(t, fmt.Sprintf("    witness:      X=%+v  Y=%+v  %s", w.X, w.Y, rep.Direction), lines[2])
+	require.Equal(t, "substitution pairs in [0, 1]^10", rep.Details.Searched)
+	require.Equal(t, fmt.Sprintf("    searched:     %d pairs: %s", rep.Details.PairsSearched, rep.Details.Searched), lines[3])
+	require.Len(t, rep.Details.Confirmations, 2, "the 2 most divergent (pair, direction) confirmed twice on fresh samples")
+	require.Positive(t, rep.Calls)
+	require.Greater(t, rep.LowerBound, rep.Claim.Value)
 	require.InDelta(t, g.RDP(2), rep.Estimate, 0.1)
 	require.Less(t, rep.LowerBound, g.RDP(2))
 	require.Equal(t, uint64(8412973401), rep.Seed)
-	require.True(t, rep.EarlyLook)
-	require.Equal(t, 3*8192, rep.Samples)
-	require.Equal(t, 20_000, rep.ScreeningSamples)
+	// Twice the claim: the early look of the sequential confirmation, a
+	// tenth of the 200,000 draws rounded up to whole blocks, shows it.
+	require.True(t, rep.Details.EarlyLook)
+	require.Equal(t, 3*8192, rep.Details.Samples)
+	require.Equal(t, 20_000, rep.Details.ScreeningSamples)
 	require.Equal(t, 0.9999, rep.Confidence)
-	require.Equal(t, 2, rep.Confirmed)
-	require.InDelta(t, 0.1*1e-4, float64(rep.Confirmed)*rep.PerConfirmation*rep.PerConfirmation, 1e-12, "the early look spends a tenth of α")
+	require.Equal(t, 2, rep.Details.Confirmed)
+	require.InDelta(t, 0.1*1e-4, float64(rep.Details.Confirmed)*rep.Details.PerConfirmation*rep.Details.PerConfirmation, 1e-12, "the early look spends a tenth of α")
 	require.IsType(t, fixtures.Pair[[]float64]{}, rep.Witness)
 	require.Equal(t, "dptest.Seed(8412973401)", rep.Reproduce())
 }
 
 func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	g := mechanisms.Gaussian{Sigma: 5}
-	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, dptest.Continuous(g.Sample), 2, g.RDP(2), fast...) })
+	m := dptest.Continuous(g.Sample)
+	o := opts(dptest.Seed(8))
+	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, m, 2, g.RDP(2), o...) })
 	require.False(t, r.failed, r.text())
 	require.Len(t, r.logs, 1)
-	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds: lower bound 0\.0\d+ \(estimate 0\.0\d+\) at 99\.99% confidence; a true value of 0\.0\d+ or more on the pairs confirmed would have been caught \(90%\); \d+ pairs searched \(substitution pairs in \[0, 1\]\^10; 25 more pairs screened on small samples, \d of them then in full\), 200,000 samples per side, [\d,]+ mechanism calls, \d+ms$`, r.logs[0])
-	rep := dptest.Report{TestName: "TestX/sub case", Seed: 7}
+	// A pass logs one short line.
+	line := r.logs[0]
+	require.LessOrEqual(t, len([]rune(line)), dptest.MaxHoldsLine, line)
+	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds on substitution pairs in \[0, 1\]\^10: bound 0\.0\d+, resolution 1\.\d+×, reach 1/[\d,]+, [\d.]+[kM]? calls, [\d.]+m?s$`, line)
+	// It is the report's, whose fields say what the old long line said.
+	rep, err := dptest.AuditRDP(m, 2, g.RDP(2), o...)
+	require.NoError(t, err)
+	elapsed := regexp.MustCompile(`, [^,]+$`)
+	require.Equal(t, elapsed.ReplaceAllString(rep.String(), ""), elapsed.ReplaceAllString(line, ""))
+	require.Equal(t, dptest.Holds, rep.Verdict)
+	require.Equal(t, 0.9999, rep.Confidence)
+	require.Positive(t, rep.LowerBound)
+	require.Less(t, rep.LowerBound, rep.Claim.Value)
+	require.Positive(t, rep.Resolution)
+	require.LessOrEqual(t, rep.Resolution, dptest.ResolutionFactor*rep.Claim.Value, "a true value of 1.5 times the claim would have been caught")
+	require.Positive(t, rep.Reach)
+	require.Equal(t, "substitution pairs in [0, 1]^10", rep.Details.Searched)
+	require.Equal(t, 25, rep.Details.WideScreened, "25 more pairs screened on small samples")
+	require.Less(t, rep.Details.WidePromoted, 10)
+	require.Equal(t, 200_000, rep.Details.Samples)
+
+	rep = dptest.Report{Seed: 7, Details: dptest.Details{TestName: "TestX/sub case"}}
 	require.Equal(t, `go test -run="^TestX$/^sub case$" -dptest.seed=7`, rep.Reproduce())
 	// A name a shell would expand inside double quotes is single-quoted.
-	rep.TestName = "TestX/price$x"
+	rep.Details.TestName = "TestX/price$x"
 	require.Equal(t, `go test -run='^TestX$/^price\$x$' -dptest.seed=7`, rep.Reproduce())
-	rep.TestName = "TestX/it's_$HOME"
+	rep.Details.TestName = "TestX/it's_$HOME"
 	require.Equal(t, `go test -run='^TestX$/^it'\''s_\$HOME$' -dptest.seed=7`, rep.Reproduce())
 }
 
@@ -175,8 +217,8 @@ func TestReproducibleAcrossGOMAXPROCS(t *testing.T) {
 	// setting it reports.
 	rep, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(99), dptest.Parallelism(7))...)
 	require.NoError(t, err)
-	require.Equal(t, 7, rep.Settings.Parallelism)
-	rep.Elapsed, rep.Settings.Parallelism = 0, 0
+	require.Equal(t, 7, rep.Details.Settings.Parallelism)
+	rep.Elapsed, rep.Details.Settings.Parallelism = 0, 0
 	require.Equal(t, three, rep)
 	// Another seed draws other samples.
 	rep, err = dptest.AuditRDP(dptest.Continuous(lap.Sample), 3, lap.RDP(3), opts(dptest.Seed(100))...)
@@ -257,7 +299,7 @@ func TestWrongDatasetTypes(t *testing.T) {
 	m := g.WithPairs(fixtures.Canonical(3)).WithSimplifier(fixtures.SimplifyFloats)
 	rep, err := dptest.AuditRDP(m, 2, 1, fast...)
 	require.NoError(t, err)
-	require.Equal(t, 1, rep.PairsSearched, "only the explicit pair: no generator given, no defaults")
+	require.Equal(t, 1, rep.Details.PairsSearched, "only the explicit pair: no generator given, no defaults")
 	w, ok := dptest.WitnessOf[[]float64](rep)
 	require.True(t, ok)
 	require.Len(t, w.X, 3)
@@ -451,10 +493,10 @@ func TestRareValuesTheConfirmationCannotRankAreInconclusive(t *testing.T) {
 	m := tailOfRareWords()
 	same := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{0}})
 	_, err := dptest.AuditRDP(m, 2, 0.05, dptest.Seed(1), same, atDefaultSize)
-	var inc *dptest.InconclusiveError
-	require.ErrorAs(t, err, &inc)
-	require.Contains(t, inc.Reason, "values seen fewer than 12 times each in the 1000000 draws per side that chose the statistic hold")
-	require.Contains(t, inc.Remedy, "more samples")
+	var why *dptest.RareValues
+	require.ErrorAs(t, err, &why)
+	require.Equal(t, 1_000_000, why.Draws)
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
 
 	apart := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	failing(t, m, 2, 0.05, dptest.Seed(1), apart, atDefaultSize)
@@ -494,9 +536,10 @@ func TestValuesOfOneDatasetAloneAreScreenedAgainAtTheConfirmationsSize(t *testin
 		failing(t, m, 2, 0.3, dptest.Seed(seed), pair, atDefaultSize)
 		rep, err := dptest.AuditRDP(m, 2, 0.5, dptest.Seed(seed), pair, atDefaultSize)
 		require.NoError(t, err)
-		require.True(t, rep.Violated, "%s", rep)
-		require.Regexp(t, `event: +the group of [0-9,]+ values such as "far-[01]-[0-9]+", counted as one output, which the screening drew from one dataset only: [0-9,]+ of X's 1,000,000 draws, [0-9,]+ of Y's`, rep.String())
-		require.Contains(t, []int64{rep.EventCounts[0], rep.EventCounts[1]}, int64(0))
+		require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
+		require.Regexp(t, `^the group of [0-9,]+ values such as "far-[01]-[0-9]+", counted as one output, which the screening drew from one dataset only$`, rep.Details.Event)
+		require.Equal(t, 1_000_000, rep.Details.Samples)
+		require.Contains(t, []int64{rep.Details.EventCounts[0], rep.Details.EventCounts[1]}, int64(0))
 		require.Greater(t, rep.Estimate, 1.0, "the estimate is the event's two-point divergence, not the grouped one")
 	}
 }
@@ -512,13 +555,27 @@ func TestRDPPassNamesValuesOfOneDatasetAlone(t *testing.T) {
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditRDP(eachDatasetsOwnStrings(), 2, 1, dptest.Seed(1), pair, atDefaultSize)
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
-	require.NotNil(t, rep.Alone)
-	require.Greater(t, rep.Alone.Values, 500)
-	require.Equal(t, int64(1_000_000), rep.Alone.Draws)
-	require.Positive(t, rep.Alone.NeededRate)
-	require.Regexp(t, `but [XY]=\[[01]\] alone produced [0-9,]+ of 1,000,000 confirmation draws on [0-9,]+ values such as "far-[01]-[0-9]+" \([XY]=\[[01]\] none\), whose divergence may be infinite: the claim holds there only if [XY]=\[[01]\] produces them at least once in`, rep.String())
-	require.Contains(t, rep.String(), "their expected counts at about ")
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	alone := rep.Details.Alone
+	require.NotNil(t, alone)
+	// A group of values, counted in a confirmation: no one output.
+	require.Equal(t, -1, alone.Coordinate)
+	require.Greater(t, alone.Values, 500)
+	require.Positive(t, alone.Count)
+	require.Equal(t, int64(1_000_000), alone.Draws, "confirmation draws")
+	require.Equal(t, fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}, alone.Pair)
+	// The values name the dataset that alone produced them.
+	own := "far-1-"
+	if alone.Reverse {
+		own = "far-0-"
+	}
+	require.Regexp(t, `^`+own+`[0-9]+$`, alone.Example)
+	// The claim holds there only if the other dataset produces them at
+	// some rate, which these draws cannot refute; draws that would are
+	// named.
+	require.Positive(t, alone.NeededRate)
+	require.Less(t, alone.NeededRate, float64(alone.Count)/float64(alone.Draws))
+	require.False(t, math.IsInf(alone.RefutingDraws, 1), "their expected counts at some number of draws would refute it")
 }
 
 // atDefaultSize pins an audit to the default million draws per side, also
@@ -542,27 +599,39 @@ func TestRDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
 	rdp := 2 * mechanisms.Laplace{B: 1}.RDP(2)
 	rep, err := dptest.AuditRDP(m, 2, rdp, dptest.Seed(1), dptest.Candidates(0))
 	require.NoError(t, err)
-	require.False(t, rep.Violated, "%s", rep)
-	require.Regexp(t, `but X=\[1 [0-9.]+\] alone produced the output 0.5 \(`, rep.String())
-	require.NotNil(t, rep.Alone)
-	require.Equal(t, 0.5, rep.Alone.Value)
-	require.Equal(t, -1, rep.Alone.Coordinate)
-	require.False(t, rep.Alone.Reverse)
-	require.Positive(t, rep.Alone.NeededRate)
-	require.Contains(t, rep.String(), "which these draws cannot refute (its expected counts at about ")
-	require.Contains(t, rep.String(), "RequireDP and RequireApproxDP test such outputs")
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	alone := rep.Details.Alone
+	require.NotNil(t, alone)
+	// X = [1 0.5] alone produced the output 0.5, in the screening.
+	pair, ok := alone.Pair.(fixtures.Pair[[]float64])
+	require.True(t, ok, "%T", alone.Pair)
+	require.Len(t, pair.X, 2)
+	require.Equal(t, 1.0, pair.X[0])
+	require.False(t, alone.Reverse)
+	require.Equal(t, 0.5, alone.Value)
+	require.Equal(t, -1, alone.Coordinate)
+	require.Zero(t, alone.Values, "one output, not a group of values")
+	require.False(t, alone.Unlisted)
+	require.Positive(t, alone.Count)
+	require.Equal(t, int64(rep.Details.ScreeningSamples), alone.Draws, "screening draws")
+	// The claim holds there only if Y produces it at some rate, which
+	// these draws cannot refute; its expected counts at some number of
+	// draws would.
+	require.Positive(t, alone.NeededRate)
+	require.Less(t, alone.NeededRate, float64(alone.Count)/float64(alone.Draws))
+	require.False(t, math.IsInf(alone.RefutingDraws, 1), "its expected counts at some number of draws would refute it")
 
 	rep, err = dptest.AuditDP(m, 2, dptest.Seed(1), dptest.Candidates(0))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
 
 	noise := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		return x[0] + x[1] + mechanisms.Laplace{B: 1}.Sample(r, nil)
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
 	rep, err = dptest.AuditRDP(noise, 2, rdp, dptest.Seed(1), dptest.Candidates(0))
 	require.NoError(t, err)
-	require.Nil(t, rep.Alone, "the noise alone: %s", rep)
-	require.NotContains(t, rep.String(), " alone produced ")
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.Nil(t, rep.Details.Alone, "the noise alone: %s", rep)
 }
 
 // Heavy tails (a noisy sum divided by a noisy count, with outputs beyond
@@ -587,7 +656,7 @@ func TestOtherDatasetTypesNeedCandidates(t *testing.T) {
 	// x.X + N(0,1) on X.X = 1 and 0: D_2 = 2·1²/2 = 1, the exact claim.
 	rep, err := dptest.AuditRDP(m, 2, 1, opts(dptest.Pairs(fixtures.Pair[point]{X: point{1, 0}, Y: point{0, 0}}))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
+	require.NotEqual(t, dptest.Violated, rep.Verdict)
 	require.Equal(t, fixtures.Pair[point]{X: point{1, 0}, Y: point{0, 0}}, rep.Witness)
 }
 
@@ -604,7 +673,7 @@ func TestStructWitness(t *testing.T) {
 	}
 	r := failing(t, m.WithPairs(far).WithSimplifier(simplify), 2, 0.1, fast...)
 	require.Contains(t, r.text(), "    witness:      X={X:3 Y:0}  Y={X:2 Y:0}  D(M(", r.text())
-	rep := dptest.Report{Kind: "DP", Claimed: 1, Violated: true, Witness: far, Location: 1.0 / 3, Direction: "ln f_X − ln f_Y"}
+	rep := dptest.Report{Claim: dptest.Claim{Kind: "DP", Value: 1}, Verdict: dptest.Violated, Witness: far, Details: dptest.Details{Location: 1.0 / 3}, Direction: "ln f_X − ln f_Y"}
 	require.Contains(t, rep.String(), "    witness:      X={X:3 Y:7}  Y={X:2 Y:7}  ln f_X − ln f_Y\n    at output:    0.3333\n")
 }
 
@@ -632,9 +701,9 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if (err1 == nil) != (err2 == nil) || base.Violated != moved.Violated || math.Abs(base.LowerBound-moved.LowerBound) > 1e-6*(1+math.Abs(base.LowerBound)) {
-			t.Fatalf("σ=%v: bound %v (violated %v) became %v (violated %v) under t ↦ %v·t + %v",
-				sigma, base.LowerBound, base.Violated, moved.LowerBound, moved.Violated, scale, shift)
+		if (err1 == nil) != (err2 == nil) || base.Verdict != moved.Verdict || math.Abs(base.LowerBound-moved.LowerBound) > 1e-6*(1+math.Abs(base.LowerBound)) {
+			t.Fatalf("σ=%v: bound %v (%v) became %v (%v) under t ↦ %v·t + %v",
+				sigma, base.LowerBound, base.Verdict, moved.LowerBound, moved.Verdict, scale, shift)
 		}
 
 		eps0 := rapid.Float64Range(0.1, 2).Draw(t, "eps0")
@@ -651,8 +720,8 @@ func TestVerdictInvariantUnderBijections(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if (err1 == nil) != (err3 == nil) || b1.Violated != b3.Violated || math.Abs(b1.LowerBound-b3.LowerBound) > 1e-9 {
-			t.Fatalf("relabelling changed the bound %v (violated %v) to %v (violated %v)", b1.LowerBound, b1.Violated, b3.LowerBound, b3.Violated)
+		if (err1 == nil) != (err3 == nil) || b1.Verdict != b3.Verdict || math.Abs(b1.LowerBound-b3.LowerBound) > 1e-9 {
+			t.Fatalf("relabelling changed the bound %v (%v) to %v (%v)", b1.LowerBound, b1.Verdict, b3.LowerBound, b3.Verdict)
 		}
 	})
 }
@@ -702,14 +771,14 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 		}
 		lam := rapid.SampledFrom([]float64{1.5, 2, 5, 10}).Draw(t, "lambda")
 		rep, err := dptest.AuditRDP(m, lam, 0, o...)
-		var inc *dptest.InconclusiveError
-		if kind >= 2 && errors.As(err, &inc) && strings.Contains(inc.Reason, "lies at or beyond the most extreme outputs the screening saw") {
+		var tails *dptest.TailsUnreached
+		if kind >= 2 && errors.As(err, &tails) && tails.Share > 0 {
 			err = nil
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Violated {
+		if rep.Verdict == dptest.Violated {
 			t.Fatalf("an input-ignoring mechanism was found to violate ε = 0: %v", rep)
 		}
 	})
@@ -726,25 +795,29 @@ func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
 	m := dptest.Continuous(g.Sample)
 	atTruth, err := dptest.AuditRDP(m, 2, g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
 	require.NoError(t, err)
-	require.False(t, atTruth.Violated || atTruth.EarlyLook, "%s", atTruth)
-	require.Equal(t, 200_000, atTruth.Samples)
+	require.Equal(t, dptest.Holds, atTruth.Verdict, "%s", atTruth)
+	require.False(t, atTruth.Details.EarlyLook, "%s", atTruth)
+	require.Equal(t, 200_000, atTruth.Details.Samples)
 	margin, err := dptest.AuditRDP(m, 2, 2*g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
 	require.NoError(t, err)
-	require.True(t, margin.EarlyLook && !margin.Violated, "%s", margin)
-	require.Equal(t, 3*8192, margin.Samples)
-	require.Contains(t, margin.String(), "24,576 samples per side (the early look: every upper bound under 80% of the claim)")
+	require.Equal(t, dptest.Holds, margin.Verdict, "%s", margin)
+	require.True(t, margin.Details.EarlyLook, "%s", margin)
+	require.False(t, margin.Details.QuickLook, "%s", margin)
+	require.Equal(t, 3*8192, margin.Details.Samples)
+	require.Equal(t, margin.Details.Settings.EarlySamples, margin.Details.Samples)
 	pairs := map[string]bool{}
-	for _, c := range atTruth.Confirmations {
+	for _, c := range atTruth.Details.Confirmations {
 		pairs[fmt.Sprint(c.Witness)] = true
 	}
 	require.Equal(t, int64(2*2*len(pairs)*(200_000-3*8192)), atTruth.Calls-margin.Calls)
 	// At a high order the early look never passes a claim: the order
 	// weights tails a tenth of the draws reach still less.
 	high, err := dptest.AuditRDP(m, 20, 2*g.RDP(20), dptest.Samples(200_000), dptest.Seed(21))
-	if err != nil {
-		require.ErrorIs(t, err, dptest.ErrInconclusive)
+	if err != nil { // a correct claim may be unresolved, never suspect
+		require.ErrorIs(t, err, dptest.ErrUnresolved)
 	}
-	require.False(t, high.EarlyLook || high.Violated, "%s", high)
+	require.NotEqual(t, dptest.Violated, high.Verdict, "%s", high)
+	require.False(t, high.Details.EarlyLook, "%s", high)
 }
 
 // spinning is Laplace noise on Σx that spins for d per call, standing for
@@ -760,29 +833,41 @@ func spinning(d time.Duration) dptest.Mechanism[[]float64] {
 
 // Within fits the sample size to a time budget at the speed of the first
 // calls, says so, and replays with the size it chose; a budget that cannot
-// hold the smallest audit ends inconclusive at once; a budget must be
-// positive.
+// hold the smallest audit ends unresolved at once (BudgetTooSmall); a
+// budget must be positive.
 func TestWithinFitsTheBudget(t *testing.T) {
 	m := spinning(5 * time.Microsecond)
 	start := time.Now()
 	rep, err := dptest.AuditRDP(m, 2, 2*mechanisms.Laplace{B: 1}.RDP(2), dptest.Within(2*time.Second), dptest.Candidates(3), dptest.Seed(4))
 	if err != nil {
-		require.ErrorIs(t, err, dptest.ErrInconclusive)
+		// The load of the machine may stop it: unresolved, never suspect.
+		require.ErrorIs(t, err, dptest.ErrUnresolved)
+		require.Equal(t, dptest.Unresolved, rep.Verdict, "%s", rep)
+	} else {
+		require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
 	}
-	require.False(t, rep.Violated, "%s", rep)
 	require.Less(t, time.Since(start), 10*time.Second, "a budget of two seconds, and then some")
-	require.True(t, rep.Settings.SamplesChosen)
-	require.Less(t, rep.Settings.Samples, dptest.DefaultSamples)
-	require.Equal(t, fmt.Sprintf("dptest.Seed(4), dptest.Samples(%d) in place of dptest.Within", rep.Settings.Samples), rep.Reproduce())
+	require.True(t, rep.Details.Settings.SamplesChosen)
+	require.Less(t, rep.Details.Settings.Samples, dptest.DefaultSamples)
+	require.Equal(t, fmt.Sprintf("dptest.Seed(4), dptest.Samples(%d) in place of dptest.Within", rep.Details.Settings.Samples), rep.Reproduce())
 	if err == nil { // (an audit the load of the machine stopped is inconclusive)
-		again, err := dptest.AuditRDP(m, 2, 2*mechanisms.Laplace{B: 1}.RDP(2), dptest.Samples(rep.Settings.Samples), dptest.Candidates(3), dptest.Seed(4))
+		again, err := dptest.AuditRDP(m, 2, 2*mechanisms.Laplace{B: 1}.RDP(2), dptest.Samples(rep.Details.Settings.Samples), dptest.Candidates(3), dptest.Seed(4))
 		require.NoError(t, err)
 		require.Equal(t, rep.LowerBound, again.LowerBound, "the reproduce line replays the audit")
 	}
 
-	_, err = dptest.AuditRDP(m, 2, 1, dptest.Within(time.Millisecond))
+	rep, err = dptest.AuditRDP(m, 2, 1, dptest.Within(time.Millisecond))
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.Contains(t, err.Error(), "the time budget leaves")
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
+	require.Equal(t, dptest.Unresolved, rep.Verdict)
+	var budget *dptest.BudgetTooSmall
+	require.ErrorAs(t, err, &budget)
+	require.Equal(t, budget, rep.Reason)
+	require.Less(t, budget.Left, time.Millisecond)
+	require.Greater(t, budget.Least, budget.Left, "the smallest audit takes longer than the budget leaves")
+	require.GreaterOrEqual(t, budget.PerCall, 5*time.Microsecond, "the mechanism spins 5µs a call")
+	require.Equal(t, dptest.MinSamples, budget.MinSamples)
+	require.Positive(t, budget.Workers)
 
 	_, err = dptest.AuditRDP(m, 2, 1, dptest.Within(0))
 	require.EqualError(t, err, "dptest: Within needs a positive duration, got 0s")
@@ -807,7 +892,7 @@ func TestHeldOutLuckDoesNotChooseTheEvent(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		rep, err := dptest.AuditRDP(dptest.Continuous(m.Sample), 1.5, m.ClaimedRDP(1.5),
 			dptest.Pairs(pair), dptest.Samples(50_000), dptest.Seed(seed))
-		if rep.Violated {
+		if rep.Verdict == dptest.Violated {
 			detected++
 			continue
 		}
@@ -826,21 +911,13 @@ func TestHeldOutLuckDoesNotChooseTheEvent(t *testing.T) {
 // order needs fewer.
 func TestRDPBeyondTheDrawsSaysWhatMoreSamplesDo(t *testing.T) {
 	g := mechanisms.Gaussian{Sigma: 5}
-	for _, tc := range []struct {
-		lambda float64
-		reason string
-		remedy []string
-	}{
-		{100, "each end would need 2λ² = 20000 outputs per side", []string{"at least 400,000 draws per side", "at 200,000 draws per side the ends hold up to λ ≈ 70"}},
-		{20, "lies at or beyond the most extreme outputs the screening saw", []string{"reach further into that tail, but slowly", "a lower order λ"}},
-	} {
-		_, err := dptest.AuditRDP(dptest.Continuous(g.Sample), tc.lambda, g.RDP(tc.lambda), opts(dptest.Seed(1))...)
-		var inc *dptest.InconclusiveError
-		require.ErrorAs(t, err, &inc, "λ = %g", tc.lambda)
-		require.Contains(t, inc.Reason, tc.reason)
-		for _, r := range tc.remedy {
-			require.Contains(t, inc.Remedy, r)
-		}
-		require.NotContains(t, inc.Remedy, "resolve it")
-	}
+	_, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 100, g.RDP(100), opts(dptest.Seed(1))...)
+	var ends *dptest.EndsTooFew
+	require.ErrorAs(t, err, &ends, "λ = 100")
+	require.Equal(t, dptest.EndsTooFew{Lambda: 100, Samples: 200_000, ZoneFraction: 20}, *ends, "2λ² = 20,000 outputs per side in each end")
+	_, err = dptest.AuditRDP(dptest.Continuous(g.Sample), 20, g.RDP(20), opts(dptest.Seed(1))...)
+	var tails *dptest.TailsUnreached
+	require.ErrorAs(t, err, &tails, "λ = 20")
+	require.Greater(t, tails.Share, 0.5, "the evidence lies at or beyond the most extreme draws")
+	require.ErrorIs(t, err, dptest.ErrUnresolved)
 }

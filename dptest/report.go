@@ -19,53 +19,83 @@ import (
 	"github.com/dptest/dptest/internal/stat"
 )
 
-// Report is everything one audit found. Failure text and success log are
-// both rendered from it ([Report.String]).
+// Report is everything one audit found. Its top level is the answer; the
+// engine's workings are in Details. The log line, the failure text and
+// the JSON are all rendered from it ([Report.String], MarshalJSON).
 type Report struct {
-	// Kind is "RDP" for a Rényi-DP claim (Lambda, Claimed), "DP" for a
-	// pure-DP claim (Claimed; Lambda is 0), "ApproxDP" for an (ε, δ)-DP
-	// claim (Eps; Claimed is δ), "GDP" for a μ-Gaussian-DP claim (Claimed
-	// is μ) or "DataCentricDP" for [AuditDataCentricDP] (nothing claimed:
-	// Claimed is +Inf).
-	Kind            string
-	Lambda, Claimed float64
-	// Eps is the ε of an (ε, δ)-DP claim, whose measure is the
-	// hockey-stick divergence H_{e^ε}.
-	Eps                  float64
-	Estimate, LowerBound float64 // of the confirmed worst pair and direction
-	Confidence           float64
-	// Resolution is the smallest value of the measure on the confirmed
-	// statistic (RDP: D_λ of its groups; DP: the loss averaged over its
-	// event's outputs, which a peak narrower than the event can exceed;
-	// ApproxDP: H_{e^ε}; GDP: μ) that the confirmations would have shown above the claim
-	// with probability about 90%: Claimed + (z_{1−α′} + z_{0.95}) times
-	// the widest confirmation's standard error, and for ApproxDP and GDP at
-	// least the least value any event of this many draws could show above
-	// the claim (an event the other dataset never produces included). For
-	// DP it is also at least the least, over the confirmed events, of
-	// their resolutions read on the scale of ε: an ε-DP mechanism's loss on
-	// an event holding a share P of the outputs is at most
-	// min(ε, ln(P/(1 − e^ε(1 − P)))) where e^ε(1 − P) < 1, so a loss r
-	// caught there means ε ≥ max(r, ln((1 − P·e^{−r})/(1 − P))); an audit
-	// whose every event holds most outputs (its loss near 0 and its error
-	// tiny) resolves little. An
-	// audit whose resolution exceeds 1.5 times the claim is inconclusive,
-	// not passed. For a [Vector] mechanism it is the resolution of the
-	// measure of the learned score's values, which is at most the
-	// vectors' own: a leak the score does not carry is not seen.
-	Resolution float64
+	// Verdict is Holds, Violated, Suspect or Unresolved; the zero value
+	// is an audit that could not run (its error says why).
+	Verdict Verdict `json:"verdict"`
+	// Reason says why an audit is Suspect or Unresolved; nil otherwise.
+	Reason Reason `json:"reason,omitempty"`
+	// Claim is what was claimed.
+	Claim Claim `json:"claim"`
+	// LowerBound is the confirmed lower bound of the claim's measure on
+	// the witness, at Confidence; Estimate is its point estimate.
+	LowerBound float64 `json:"lower_bound"`
+	Estimate   float64 `json:"estimate"`
+	// Resolution is the least true value of the measure the audit would
+	// have caught with 90% power. A holds verdict needs it at most
+	// ResolutionFactor times the claim.
+	Resolution float64 `json:"resolution"`
+	// Reach is the rate of the rarest output of one dataset alone that
+	// the audit would have seen with 90% power, on the pairs screened in
+	// full: 10⁻⁴ means one draw in 10,000. Rarer outputs may go unseen.
+	// Zero where the audit ran no screening.
+	Reach float64 `json:"reach"`
+	// Witness is the fixtures.Pair[D] of the bound; [WitnessOf] returns
+	// it typed. Direction names the divergence measured on it.
+	Witness   any    `json:"witness,omitempty"`
+	Direction string `json:"direction,omitempty"`
+	// Confidence is the verdict's: a claim that holds fails with
+	// probability at most 1 − Confidence.
+	Confidence float64 `json:"confidence"`
+	// Seed replays the audit (see Reproduce).
+	Seed uint64 `json:"seed"`
+	// Calls is the number of mechanism calls the audit made, pilots
+	// included: made, not planned.
+	Calls int64 `json:"calls"`
+	// Elapsed is the audit's time; JSON gives it in seconds.
+	Elapsed time.Duration `json:"elapsed_seconds"`
+	// Details are the engine's workings.
+	Details Details `json:"details"`
+
+	// violated is set by the engine on a confirmed violation; Verdict
+	// is decided from it once the audit ends.
+	violated bool
+	// err is the error of an audit that could not decide or could not run
+	// (nil otherwise): String renders it, not a holds line.
+	err error
+	// recorded marks the report of a check of recorded outputs
+	// (CheckRDPSamples): no search, no seed.
+	recorded   bool
+	recordedNs [2]int
+	stdErr     float64
+	unresolved bool // the audit stopped before its plan (and seed) was resolved
+}
+
+// Claim is a privacy claim: its kind and the claimed value of its measure.
+type Claim struct {
+	// Kind is "RDP" (Lambda, Value = ε), "DP" (Value = ε), "ApproxDP"
+	// (Eps, Value = δ), "GDP" (Value = μ) or "DataCentricDP" (nothing
+	// claimed: Value is +Inf).
+	Kind   string  `json:"kind"`
+	Lambda float64 `json:"lambda,omitempty"`
+	Eps    float64 `json:"eps,omitempty"`
+	Value  float64 `json:"value"`
+}
+
+// Details are an audit's workings: what it screened and confirmed, on
+// how many draws, and what its statistics showed.
+type Details struct {
 	// Unbounded is set when both confirmations of the witness counted its
 	// event (or, for an RDP audit's grouped statistic of a Discrete
 	// mechanism, a group of ten or more values: AloneOutput) under one
 	// dataset only, as an infinite divergence (RDP) or loss (DP) would
 	// show; LowerBound is then only what the sample size can show.
-	Unbounded bool
-	Violated  bool
-	// Witness is the fixtures.Pair[D] confirmed; [WitnessOf] returns it
-	// typed.
-	Witness       any
-	Samples       int // confirming sample size per side (of the deciding confirmation)
-	PairsSearched int // pairs screened in full
+	Unbounded     bool `json:"unbounded,omitempty"`
+	Samples       int  `json:"samples"`        // confirming sample size per side (of the deciding confirmation)
+	PairsSearched int  `json:"pairs_searched"` // pairs screened in full
 	// Trials is the number of pairs a finder proposed and the audit
 	// screened ([FindPairs]); a witness it found has the source "found t".
 	// FoundAt is the first of those trials whose screening's statistic,
@@ -74,7 +104,8 @@ type Report struct {
 	// confirmation), 0 if none did: a
 	// violation the confirmation shows on a pair the finder proposed may
 	// not have shown at the screening's size.
-	Trials, FoundAt int
+	Trials  int `json:"trials"`
+	FoundAt int `json:"found_at"`
 	// WideScreened is the number of further pairs drawn from the generator
 	// and screened on a small sample only (a sixty-fourth of the
 	// screening's draws, at least 2,000; the most divergent eight again on
@@ -84,18 +115,12 @@ type Report struct {
 	// those small screenings could not estimate (outputs too sparse to
 	// resolve). The wide screening runs unless a candidate's screening
 	// already shows the claim exceeded by half.
-	WideScreened, WidePromoted, WideSkipped int
+	WideScreened int `json:"wide_screened"`
+	WidePromoted int `json:"wide_promoted"`
+	WideSkipped  int `json:"wide_skipped"`
 	// Searched names the neighbour relation and the domain of the
 	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.
-	Searched string
-	Seed     uint64
-	Elapsed  time.Duration
-	// Calls is the number of mechanism calls the audit made, pilots
-	// included: made, not planned, so an audit stopped early (a deadline,
-	// a failing mechanism) counts the calls before the stop; after a
-	// failure it also counts those of the screenings that ran beside the
-	// failing one, which depend on the machine's scheduling.
-	Calls int64
+	Searched string `json:"searched,omitempty"`
 	// EarlyLook is set when this audit's criterion decided at the early
 	// look of its sequential confirmation, on about a tenth of the planned
 	// confirmation draws (whole blocks of 8,192; Samples is then the early
@@ -104,13 +129,13 @@ type Report struct {
 	// bound under 80% of it (for the hockey-stick cross-check of a DP
 	// claim, at δ = 0: every likelihood-ratio test's log-ratio inside ε).
 	// A DP claim's cross-checks decide on their own (see CrossChecks).
-	EarlyLook bool
+	EarlyLook bool `json:"early_look,omitempty"`
 	// DeepScreened is, when this audit's criterion confirmed the events of
 	// a deep screening (an audit of given pairs only, whose early look
 	// decided nothing, screens its leading pairs again on half the planned
 	// draws and keeps the new events, all or none, if an audition predicts
 	// them a better bound), that screening's draws per side; 0 otherwise.
-	DeepScreened int
+	DeepScreened int `json:"deep_screened"`
 	// QuickLook is set when this audit's criterion decided at its quick
 	// look, before the full screening: the candidates screened on an
 	// eighth of the screening's draws and confirmed on a fortieth of the
@@ -119,23 +144,18 @@ type Report struct {
 	// rules. Such a pass rests on a screening that saw outputs down to
 	// about one in its draws per side (Settings.QuickScreeningSamples)
 	// rather than one in the full screening's.
-	QuickLook bool
+	QuickLook bool `json:"quick_look,omitempty"`
 
-	// Direction is the divergence measured on the witness: "D(M(X)‖M(Y))"
-	// or "D(M(Y)‖M(X))" for RDP, "ln f_X − ln f_Y" or "ln f_Y − ln f_X"
-	// for DP, "H_{e^ε}(M(X)‖M(Y))" or its reverse for (ε, δ)-DP,
-	// "μ(M(X)‖M(Y))" or its reverse for GDP.
-	Direction string
 	// Score is, for a [Vector] mechanism, the score its outputs were
 	// reduced to on the witness (for a DP audit whose bound rests on the
 	// second event, that event's): its kind and the coordinates that
 	// carry it, the most telling first. Location and LossCurve are then
 	// in the score's units.
-	Score string
+	Score string `json:"score,omitempty"`
 	// Tester names the DP-Auditorium tester of a run chosen with
 	// [Testers] ("histogram", "classifier", "MMD"); empty for dptest's
 	// own criteria.
-	Tester string
+	Tester string `json:"tester,omitempty"`
 	// Location is, for a DP claim, the output t̂ where the witness's loss
 	// peaks and its event lies: a float64 for real outputs, the value
 	// itself for discrete ones. For real outputs it is where the event was
@@ -145,7 +165,7 @@ type Report struct {
 	// (one value or block of larger loss, confirmed beside the first; see
 	// RequireDP), its output: of a violation, the event of the bound; of
 	// a pass, the event whose resolution the success line states.
-	Location any
+	Location any `json:"location,omitempty"`
 	// Event is the outputs of the event the witness's bound rests on
 	// ("outputs in [11.8666, +∞)", "the values 3, 4, 5"; for a [Vector]
 	// mechanism, in the score's units): for a DP claim, the event its
@@ -176,15 +196,15 @@ type Report struct {
 	// Empty for DP-Auditorium's testers. Like the other fields, they are the local audit's where a
 	// DP claim's cross-check found the violation; the failure text then
 	// shows the cross-check's (CrossChecks).
-	Event       string
-	EventCounts [2]int64
-	EventLevel  float64
+	Event       string   `json:"event,omitempty"`
+	EventCounts [2]int64 `json:"event_counts"`
+	EventLevel  float64  `json:"event_level"`
 	// LossCurve is, for a DP claim on real outputs, the witness's empirical
 	// loss ℓ̂(t) in the direction above over the region searched ([AKD22],
 	// Figures 2–3), from the screening sample (where the audit rests on
 	// the second event, from the cells that event was chosen on, which
 	// may be cut around runs of one dataset's outputs).
-	LossCurve *LossCurve
+	LossCurve *LossCurve `json:"loss_curve,omitempty"`
 	// TradeOff is, for an (ε, δ)-DP or Gaussian-DP audit, the empirical
 	// trade-off curve of the witness in its direction: the tests at the
 	// boundaries of the screening's groups (about 32 thresholds;
@@ -193,11 +213,11 @@ type Report struct {
 	// fresh draws, with a band that holds for every point at once at the
 	// audit's confidence. Under μ-GDP every true point has
 	// Power ≤ Φ(Φ⁻¹(Level) + μ).
-	TradeOff []TradeOffPoint
+	TradeOff []TradeOffPoint `json:"trade_off,omitempty"`
 	// Profile is the privacy profile those tests show, δ̂(ε) =
 	// max P̂(E) − e^ε·Q̂(E) at ε = 0, 0.25, 0.5, 1, 2 and 4: an estimate
 	// (the verdict rests on the confirmed bound alone).
-	Profile []ProfilePoint
+	Profile []ProfilePoint `json:"profile,omitempty"`
 	// CrossChecks are, for a DP claim, the audits that ran beside the
 	// local one, in order: the hockey-stick audit against δ = 0 (Kind
 	// "ApproxDP") and the Rényi audit at order 2 (Kind "RDP"); see
@@ -205,61 +225,50 @@ type Report struct {
 	// after it did not run. Violated is set when any found one; the other
 	// fields are the local audit's. With [Testers], they are the runs
 	// after the first, in the order given (Own's runs in their order).
-	CrossChecks []Report
+	CrossChecks []Report `json:"cross_checks,omitempty"`
 	// ScreeningSamples is the sample size per side of the screening.
-	ScreeningSamples int
+	ScreeningSamples int `json:"screening_samples"`
 	// Confirmed is the number of (pair, direction) candidates confirmed;
 	// each got two independent confirmations at level PerConfirmation
 	// (Confirmed·PerConfirmation² is the share of 1 − Confidence that the
 	// deciding look spent: a tenth of the run's at an early look, the other
 	// nine tenths at the planned one after it, the whole where there was
 	// no early look).
-	Confirmed       int
-	PerConfirmation float64
+	Confirmed       int     `json:"confirmed"`
+	PerConfirmation float64 `json:"per_confirmation"`
 	// Short is set when go test -short cut the sample sizes.
-	Short bool
+	Short bool `json:"short,omitempty"`
 	// TestName is the test the audit ran in, if known; it makes the
 	// reproduce line.
-	TestName string
+	TestName string `json:"test_name,omitempty"`
 	// Confirmations lists every confirmed candidate with the estimates,
 	// standard errors and bounds of its two confirmations.
-	Confirmations []Confirmation
+	Confirmations []Confirmation `json:"confirmations,omitempty"`
 	// Settings are the settings the audit ran with, every default
 	// resolved.
-	Settings Settings
+	Settings Settings `json:"settings"`
 	// NotReplayable is set when the mechanism gave two different outputs
 	// for one stream: it draws from a source other than the generator it is
 	// given (secure noise, a shared counter), so the seed cannot replay
 	// this verdict. The verdict itself stays valid.
-	NotReplayable bool
+	NotReplayable bool `json:"not_replayable,omitempty"`
 	// Unvarying is, for a pass whose confirmations all estimated their
 	// measure at 0 or below, the one output the mechanism returned in
 	// plan.SameDraws further draws on each side of the witness pair, if it
 	// returned only one (empty otherwise): a mechanism whose outputs do not
-	// vary meets every claim on that pair, and the success line says that
-	// the pass speaks only of such pairs.
-	Unvarying string
+	// vary meets every claim on that pair, and the holds line says that
+	// its outputs never varied.
+	Unvarying string `json:"unvarying,omitempty"`
 	// Alone is, for an RDP or Gaussian-DP audit that found no violation,
 	// the output of one dataset alone that its screening saw most often
 	// (nil if none), or, for an RDP audit of a Discrete mechanism, the
 	// values of one dataset alone that a confirmation counted together in
-	// one group, if those came at a higher rate (AloneOutput.Values): a
-	// pass names it in its success line, with the rate at which the claim
-	// needs the other dataset to produce it; an audit whose own draws of
-	// it alone bound its measure above the claim ends inconclusive
-	// instead, and Alone is set then too.
-	Alone *AloneOutput
-
-	// err is the error of an audit that could not decide or could not run
-	// (nil otherwise): String renders it, not a success line.
-	err error
-	// recorded marks the report of a check of recorded outputs
-	// (CheckRDPSamples): no search, no seed.
-	recorded          bool
-	recordedNs        [2]int
-	stdErr            float64
-	allowInconclusive bool
-	unresolved        bool // the audit stopped before its plan (and seed) was resolved
+	// one group, if those came at a higher rate (AloneOutput.Values): the
+	// holds line says one was seen, and -dptest.v names it with the rate at
+	// which the claim needs the other dataset to produce it; an audit
+	// whose own draws of it alone bound its measure above the claim ends
+	// suspect instead (OutputOfOneDataset), and Alone is set then too.
+	Alone *AloneOutput `json:"alone,omitempty"`
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -279,6 +288,9 @@ type Settings struct {
 	SeedFrom                            string // "option", "-dptest.seed", "DPTEST_SEED", "random" or "derived"
 	Short                               bool   // go test -short cut the defaults
 	Parallelism                         int    // goroutines per sampling (Parallelism option); 0 for GOMAXPROCS
+	// Verbose logs the details after the verdict (-dptest.v, Verbose);
+	// Strict fails an unresolved audit (-dptest.strict, Strict).
+	Verbose, Strict bool
 	// Runs lists how the false-failure budget 1 − Confidence was split:
 	// one run of the engine per criterion.
 	Runs []Run
@@ -309,6 +321,7 @@ func settingsOf(p plan.Plan) Settings {
 		Samples: p.Confirmation.Samples, ScreeningSamples: p.Screening.Samples, PilotSamples: p.Screening.Pilot,
 		Candidates: p.Candidates, Confidence: p.Confidence, Seed: p.Seed, SeedFrom: p.SeedFrom, Short: p.Short,
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
+		Verbose: p.Verbose, Strict: p.Strict,
 	}
 	s.EarlySamples = p.EarlyConfirmation.Samples
 	s.QuickScreeningSamples, s.QuickSamples = p.Quick.Samples, p.QuickConfirmation.Samples
@@ -373,16 +386,10 @@ func WitnessOf[D any](r Report) (fixtures.Pair[D], bool) {
 	return p, ok
 }
 
-// String renders the report: the failure text for a violation, the
-// reason and remedy of an inconclusive audit, the error of one that could
-// not run, a one-line summary otherwise.
-func (r Report) String() string {
-	if r.err != nil && !r.Violated {
-		return r.errorText(r.err)
-	}
-	if !r.Violated {
-		return r.successLine()
-	}
+// violationText is a violation's failure text: the verdict, the bound and
+// its sample, where it was found, the witness, the event, the search and
+// the reproduce line; at most maxFailureLines lines.
+func (r Report) violationText() string {
 	var b strings.Builder
 	if r.recorded {
 		fmt.Fprintf(&b, "[dptest] %s violated by the samples at %s confidence\n", r.claimText(), percent(r.Confidence))
@@ -392,80 +399,84 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "[dptest] %s violated at %s confidence\n", r.claimText(), percent(r.Confidence))
 	e := r
-	if r.Tester != "" && !slices.ContainsFunc(r.CrossChecks, func(c Report) bool { return c.Violated }) {
+	if r.Details.Tester != "" && !slices.ContainsFunc(r.Details.CrossChecks, func(c Report) bool { return c.Verdict == Violated }) {
 		// The first run, a tester, found it (the runs stop at the first
 		// violation).
 		b.WriteString(r.testerLine())
 	}
-	for _, c := range r.CrossChecks {
-		if !c.Violated {
+	for _, c := range r.Details.CrossChecks {
+		if c.Verdict != Violated {
 			continue
 		}
 		// Found by a cross-check of a DP audit, or another tester: show
 		// its evidence.
 		switch {
-		case c.Tester != "":
+		case c.Details.Tester != "":
 			b.WriteString(c.testerLine())
-		case c.Kind == plan.KindApproxDP:
+		case c.Claim.Kind == plan.KindApproxDP:
 			fmt.Fprintf(&b, "    found by:     the hockey-stick cross-check: ε-DP implies H_{e^ε}(M(X)‖M(Y)) = 0\n")
 		default:
-			fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Lambda), num(c.Claimed))
+			fmt.Fprintf(&b, "    found by:     the Rényi cross-check: ε-DP implies D_%s ≤ min(ε, 2λε²) = %s\n", num(c.Claim.Lambda), num(c.Claim.Value))
 		}
 		e = c
 	}
-	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Samples))
-	if e.EarlyLook {
-		fmt.Fprintf(&b, "    early look:   confirmed on about a tenth of the planned draws (%s mechanism calls in all)\n", thousands(int(r.Calls)))
-	}
-	if e.QuickLook {
-		fmt.Fprintf(&b, "    quick look:   screened on an eighth of the screening's draws, confirmed on a fortieth of the planned ones (%s mechanism calls in all)\n", thousands(int(r.Calls)))
-	}
-	if e.DeepScreened > 0 {
-		fmt.Fprintf(&b, "    deep screen:  the event confirmed was chosen on %s draws per side, screened again after the early look\n", thousands(e.DeepScreened))
-	}
+	fmt.Fprintf(&b, "    lower bound:  %s   (estimate %s, %s samples per side)\n", num(e.LowerBound), num(e.Estimate), thousands(e.Details.Samples))
 	fmt.Fprintf(&b, "    witness:      %s  %s\n", e.witnessText(), e.Direction)
-	if e.Score != "" {
-		fmt.Fprintf(&b, "    score:        %s\n", e.Score)
-	}
-	if e.Location != nil {
-		at := "at output:   "
-		if e.Score != "" {
-			at = "at score:    "
-		}
-		fmt.Fprintf(&b, "    %s %s\n", at, value(e.Location))
-	}
-	if e.Event != "" {
-		fmt.Fprintf(&b, "    event:        %s: %s of X's %s draws, %s of Y's (bounded at level %s)\n", e.Event, thousands(int(e.EventCounts[0])), thousands(e.Samples), thousands(int(e.EventCounts[1])), num(e.EventLevel))
-	}
-	if e.Unbounded {
-		what := "the event"
-		if e.Kind == plan.KindRDP {
-			what = "one of the statistic's groups of outputs (its event, or a group of values)"
-		}
-		fmt.Fprintf(&b, "    unbounded:    %s never occurred under the other dataset in %s draws, in either confirmation (as infinite loss would show); the bound is what this many draws can show\n", what, thousands(e.Samples))
-	}
-	fmt.Fprintf(&b, "    searched:     %d pairs, the %d most divergent (pair, direction) confirmed twice on fresh samples\n", e.PairsSearched, e.Confirmed)
-	if w := e.wideText(); w != "" {
-		fmt.Fprintf(&b, "    wide search:  %s\n", w)
-	}
-	if r.Short {
-		fmt.Fprintf(&b, "    note:         -short reduced the sample sizes\n")
-	}
-	if r.NotReplayable {
-		fmt.Fprintf(&b, "    note:         %s\n", notReplayable)
+	b.WriteString(e.eventLines())
+	fmt.Fprintf(&b, "    searched:     %d pairs: %s\n", e.Details.PairsSearched, e.Details.Searched)
+	if note := r.noteText(); note != "" {
+		fmt.Fprintf(&b, "    note:         %s\n", note)
 	}
 	fmt.Fprintf(&b, "    To reproduce: %s", r.Reproduce())
 	return b.String()
 }
 
+// eventLines are the lines of a failure text that say where the bound
+// lies: the score of a vector, the output where the loss peaks, the event
+// with its counts, and whether the other dataset never produced it.
+func (r Report) eventLines() string {
+	var b strings.Builder
+	d := r.Details
+	if d.Score != "" {
+		fmt.Fprintf(&b, "    score:        %s\n", d.Score)
+	}
+	if d.Location != nil {
+		at := "at output:   "
+		if d.Score != "" {
+			at = "at score:    "
+		}
+		fmt.Fprintf(&b, "    %s %s\n", at, value(d.Location))
+	}
+	if d.Event != "" {
+		fmt.Fprintf(&b, "    event:        %s: %s of X's %s draws, %s of Y's\n", d.Event, thousands(int(d.EventCounts[0])), thousands(d.Samples), thousands(int(d.EventCounts[1])))
+	}
+	if d.Unbounded {
+		fmt.Fprintf(&b, "    unbounded:    the other dataset never produced it in either confirmation; the bound is what %s draws can show\n", thousands(d.Samples))
+	}
+	return b.String()
+}
+
+// noteText joins the notes a verdict's text must carry: reduced sample
+// sizes, and a mechanism the seed cannot replay.
+func (r Report) noteText() string {
+	var notes []string
+	if r.Details.Short {
+		notes = append(notes, "-short reduced the sample sizes")
+	}
+	if r.Details.NotReplayable {
+		notes = append(notes, notReplayable)
+	}
+	return strings.Join(notes, "; ")
+}
+
 // wideText describes the wide screening, or is empty when there was none.
 func (r Report) wideText() string {
-	if r.WideScreened == 0 {
+	if r.Details.WideScreened == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%d more pairs screened on small samples, %d of them then in full", r.WideScreened, r.WidePromoted)
-	if r.WideSkipped > 0 {
-		s += fmt.Sprintf("; %d of those small screenings could not estimate on so few draws", r.WideSkipped)
+	s := fmt.Sprintf("%d more pairs screened on small samples, %d of them then in full", r.Details.WideScreened, r.Details.WidePromoted)
+	if r.Details.WideSkipped > 0 {
+		s += fmt.Sprintf("; %d of those small screenings could not estimate on so few draws", r.Details.WideSkipped)
 	}
 	return s
 }
@@ -473,9 +484,9 @@ func (r Report) wideText() string {
 // searchedText is the success line's description of the search.
 func (r Report) searchedText() string {
 	if w := r.wideText(); w != "" {
-		return r.Searched + "; " + w
+		return r.Details.Searched + "; " + w
 	}
-	return r.Searched
+	return r.Details.Searched
 }
 
 // aloneText is, for a pure-DP claim, what its hockey-stick cross-check
@@ -508,33 +519,60 @@ func (r Report) searchedText() string {
 // most stat.MaxScores scores) are screened for their values, and the
 // line names the one the cross-check read.
 func (r Report) aloneText() string {
-	if r.Kind != plan.KindDP || r.Settings.Samples <= 0 {
+	least := r.dpReach()
+	if !(least > 0 && least < 1) {
 		return ""
+	}
+	what := "a value (repeated exactly) or outputs far beyond the rest"
+	if k, d, ok := scoreCoordinate(r.hockeyScore()); ok && d > 1 {
+		what = fmt.Sprintf("a value of v[%d] (repeated exactly) or values of it far beyond the rest", k)
+	}
+	return fmt.Sprintf(", and so would %s that one dataset alone produces once in %s draws or more often", what, thousands(int(1/least)))
+}
+
+// dpReach is, for a pure-DP claim, the least rate of an output of one
+// dataset alone that its hockey-stick cross-check catches with
+// probability about 90% (see aloneText); 0 where it says nothing.
+func (r Report) dpReach() float64 {
+	if r.Claim.Kind != plan.KindDP || r.Details.Settings.Samples <= 0 {
+		return 0
 	}
 	if score := r.hockeyScore(); score != "" && !strings.HasPrefix(score, stat.ScoreCoordinate) {
-		return ""
+		return 0
 	}
-	for _, run := range r.Settings.Runs {
+	for _, run := range r.Details.Settings.Runs {
 		if run.Criterion != plan.CriterionHockeyStick || run.Threshold != 0 || !(run.PerConfirmation > 0) {
 			continue
 		}
 		each := math.Cbrt(search.DetectProbability)
 		zBeta := numeric.UpperNormalQuantile(1 - each)
-		least := hockey.HockeyStick(r.Claimed).Least(0, r.Settings.Samples, run.PerConfirmation, zBeta)
-		screening := r.Settings.ScreeningSamples
+		least := hockey.HockeyStick(r.Claim.Value).Least(0, r.Details.Settings.Samples, run.PerConfirmation, zBeta)
+		screening := r.Details.Settings.ScreeningSamples
 		if r.hockeyQuick() {
-			screening = r.Settings.QuickScreeningSamples
+			screening = r.Details.Settings.QuickScreeningSamples
 		}
-		least = max(least, isolatedLeast(screening/2, each))
-		if least > 0 && least < 1 {
-			what := "a value (repeated exactly) or outputs far beyond the rest"
-			if k, d, ok := scoreCoordinate(r.hockeyScore()); ok && d > 1 {
-				what = fmt.Sprintf("a value of v[%d] (repeated exactly) or values of it far beyond the rest", k)
-			}
-			return fmt.Sprintf(", and so would %s that one dataset alone produces once in %s draws or more often", what, thousands(int(1/least)))
-		}
+		return max(least, isolatedLeast(screening/2, each))
 	}
-	return ""
+	return 0
+}
+
+// reach is Report.Reach: for a pure-DP claim, what its hockey-stick
+// cross-check catches (dpReach); otherwise the least rate at which the
+// half of the screening's draws that chooses the statistic repeats an
+// output stat.TailAtomRepeats times with probability about 90%, which
+// gives it a cell of its own (isolatedLeast). 0 for recorded outputs.
+func (r Report) reach() float64 {
+	if r.recorded || r.Details.Settings.ScreeningSamples <= 0 {
+		return 0
+	}
+	if least := r.dpReach(); least > 0 {
+		return min(least, 1)
+	}
+	screening := r.Details.Settings.ScreeningSamples
+	if r.Details.QuickLook {
+		screening = r.Details.Settings.QuickScreeningSamples
+	}
+	return min(isolatedLeast(screening/2, search.DetectProbability), 1)
 }
 
 // scoreCoordinate reads a score of one coordinate, "coordinate v[k] of
@@ -547,9 +585,9 @@ func scoreCoordinate(score string) (k, d int, ok bool) {
 // hockeyScore is the vector score of a DP claim's hockey-stick
 // cross-check ("" for other outputs, or if it did not run).
 func (r Report) hockeyScore() string {
-	for _, c := range r.CrossChecks {
-		if c.Kind == plan.KindApproxDP {
-			return c.Score
+	for _, c := range r.Details.CrossChecks {
+		if c.Claim.Kind == plan.KindApproxDP {
+			return c.Details.Score
 		}
 	}
 	return ""
@@ -558,7 +596,7 @@ func (r Report) hockeyScore() string {
 // hockeyQuick reports whether the hockey-stick cross-check of a DP
 // claim decided at its quick look.
 func (r Report) hockeyQuick() bool {
-	return slices.ContainsFunc(r.CrossChecks, func(c Report) bool { return c.Kind == plan.KindApproxDP && c.QuickLook })
+	return slices.ContainsFunc(r.Details.CrossChecks, func(c Report) bool { return c.Claim.Kind == plan.KindApproxDP && c.Details.QuickLook })
 }
 
 // leastLevel is the smallest positive level Q̂(E) among the tests of a
@@ -566,7 +604,7 @@ func (r Report) hockeyQuick() bool {
 // confirmation looked.
 func (r Report) leastLevel() (float64, bool) {
 	least := math.Inf(1)
-	for _, p := range r.TradeOff {
+	for _, p := range r.Details.TradeOff {
 		if p.Level > 0 {
 			least = min(least, p.Level)
 		}
@@ -605,14 +643,14 @@ func isolatedLeast(n int, prob float64) float64 {
 
 const notReplayable = "the mechanism does not draw only from the generator it is given: this seed cannot replay the verdict"
 
-func (r Report) successLine() string {
+func (r Report) holdsDetail() string {
 	if r.recorded {
 		return fmt.Sprintf("[dptest] %s holds on the samples: lower bound %s (estimate %s) at %s confidence",
 			r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence))
 	}
 	caught := "a true value of %s or more on the pairs confirmed would have been caught (90%%)"
 	scores, around := "", "t̂"
-	if r.Score != "" {
+	if r.Details.Score != "" {
 		// A vector's claim is confirmed on its learned score, a
 		// post-processing: the resolution is that of the scores, and the
 		// caveats of the claim's measure below hold for them as well.
@@ -620,12 +658,12 @@ func (r Report) successLine() string {
 		scores, around = " on the scores", "the score t̂"
 	}
 	switch {
-	case r.Kind == plan.KindDP && r.Tester == "" && r.Location != nil:
+	case r.Claim.Kind == plan.KindDP && r.Details.Tester == "" && r.Details.Location != nil:
 		// The local audit's resolution is that of its event's loss, an
 		// average over the outputs it holds: a narrower peak can exceed
 		// it unseen (README, Limits).
-		caught = "a loss of %s or more" + scores + " over the outputs it confirmed, around " + around + " = " + strings.ReplaceAll(value(r.Location), "%", "%%") + ", would have been caught (90%%)"
-	case r.Kind == plan.KindGDP:
+		caught = "a loss of %s or more" + scores + " over the outputs it confirmed, around " + around + " = " + strings.ReplaceAll(value(r.Details.Location), "%", "%%") + ", would have been caught (90%%)"
+	case r.Claim.Kind == plan.KindGDP:
 		if level, ok := r.leastLevel(); ok {
 			// μ is a supremum over tests of every level: noise whose
 			// spread depends on the dataset has a level that grows
@@ -633,15 +671,15 @@ func (r Report) successLine() string {
 			caught += " in tests of level " + num(level) + " or more (a larger μ in rarer tests, deeper in the tails, is not shown)"
 		}
 	}
-	samples := thousands(r.Samples) + " samples per side"
-	if r.EarlyLook {
+	samples := thousands(r.Details.Samples) + " samples per side"
+	if r.Details.EarlyLook {
 		samples += fmt.Sprintf(" (the early look: every upper bound under %s of the claim)", percent(plan.HoldShare))
 	}
-	if r.QuickLook {
-		samples += fmt.Sprintf(" (the quick look, screened on %s draws per side: every upper bound under %s of the claim)", thousands(r.Settings.QuickScreeningSamples), percent(plan.HoldShare))
+	if r.Details.QuickLook {
+		samples += fmt.Sprintf(" (the quick look, screened on %s draws per side: every upper bound under %s of the claim)", thousands(r.Details.Settings.QuickScreeningSamples), percent(plan.HoldShare))
 	}
-	if r.DeepScreened > 0 {
-		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.DeepScreened))
+	if r.Details.DeepScreened > 0 {
+		samples += fmt.Sprintf(" (the event chosen on a deep screening of %s draws per side)", thousands(r.Details.DeepScreened))
 	}
 	alone := r.aloneText()
 	if caught = fmt.Sprintf(caught, num(r.Resolution)); math.IsInf(r.Resolution, 1) {
@@ -652,19 +690,19 @@ func (r Report) successLine() string {
 			alone = "; but" + strings.TrimPrefix(alone, ", and so would") + " would have been caught"
 		}
 	}
-	caught += alone + aloneClause(r.Alone, r.Kind)
+	caught += alone + aloneClause(r.Details.Alone, r.Claim.Kind)
 	s := fmt.Sprintf("[dptest] %s holds: lower bound %s (estimate %s) at %s confidence; %s; %d pairs searched (%s), %s, %s mechanism calls, %s",
-		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
-	if r.Score != "" {
-		s += "; the vectors were scored by the " + r.Score
+		r.claimText(), num(r.LowerBound), num(r.Estimate), percent(r.Confidence), caught, r.Details.PairsSearched, r.searchedText(), samples, thousands(int(r.Calls)), r.Elapsed.Round(time.Millisecond))
+	if r.Details.Score != "" {
+		s += "; the vectors were scored by the " + r.Details.Score
 	}
-	if r.Short {
+	if r.Details.Short {
 		s += " (-short: reduced sample sizes)"
 	}
-	if r.Unvarying != "" {
-		s += fmt.Sprintf("; note: in %s further draws on each side of the witness the mechanism returned only the output %s: its outputs may not vary on the pairs searched, and the pass says nothing of pairs on which they do (the Pairs option, Mechanism.WithNeighbors)", thousands(plan.SameDraws), r.Unvarying)
+	if r.Details.Unvarying != "" {
+		s += fmt.Sprintf("; note: in %s further draws on each side of the witness the mechanism returned only the output %s: its outputs may not vary on the pairs searched, and the pass says nothing of pairs on which they do (the Pairs option, Mechanism.WithNeighbors)", thousands(plan.SameDraws), r.Details.Unvarying)
 	}
-	if r.NotReplayable {
+	if r.Details.NotReplayable {
 		s += "; note: " + notReplayable
 	}
 	return s
@@ -680,24 +718,24 @@ func (r Report) errorText(err error) string {
 		what = "audit"
 	}
 	note := ""
-	if r.NotReplayable && errors.Is(err, ErrInconclusive) { // a verdict the seed cannot replay
+	if r.Details.NotReplayable && errors.Is(err, ErrInconclusive) { // a verdict the seed cannot replay
 		note = "\n    note:         " + notReplayable
 	}
 	return fmt.Sprintf("[dptest] %s %s: %v%s\n    To reproduce: %s", r.claimText(), what, err, note, r.Reproduce())
 }
 
 func (r Report) claimText() string {
-	switch r.Kind {
+	switch r.Claim.Kind {
 	case plan.KindDP:
-		return fmt.Sprintf("ε=%s pure DP", num(r.Claimed))
+		return fmt.Sprintf("ε=%s pure DP", num(r.Claim.Value))
 	case plan.KindApproxDP:
-		return fmt.Sprintf("(ε=%s, δ=%s)-DP", num(r.Eps), num(r.Claimed))
+		return fmt.Sprintf("(ε=%s, δ=%s)-DP", num(r.Claim.Eps), num(r.Claim.Value))
 	case plan.KindGDP:
-		return fmt.Sprintf("μ=%s Gaussian DP", num(r.Claimed))
+		return fmt.Sprintf("μ=%s Gaussian DP", num(r.Claim.Value))
 	case plan.KindDataCentric:
 		return "the data-centric DP level"
 	}
-	return fmt.Sprintf("(λ=%s, ε=%s)-RDP", num(r.Lambda), num(r.Claimed))
+	return fmt.Sprintf("(λ=%s, ε=%s)-RDP", num(r.Claim.Lambda), num(r.Claim.Value))
 }
 
 // Reproduce returns the command line (or option) that replays the audit:
@@ -706,10 +744,10 @@ func (r Report) claimText() string {
 // that stopped before its seed was resolved, needs no seed.
 func (r Report) Reproduce() string {
 	seeded := !r.recorded && !r.unresolved
-	if r.TestName == "" {
+	if r.Details.TestName == "" {
 		switch {
-		case seeded && r.Settings.SamplesChosen:
-			return fmt.Sprintf("dptest.Seed(%d), dptest.Samples(%d) in place of dptest.Within", r.Seed, r.Settings.Samples)
+		case seeded && r.Details.Settings.SamplesChosen:
+			return fmt.Sprintf("dptest.Seed(%d), dptest.Samples(%d) in place of dptest.Within", r.Seed, r.Details.Settings.Samples)
 		case seeded:
 			return fmt.Sprintf("dptest.Seed(%d)", r.Seed)
 		case r.recorded:
@@ -717,20 +755,20 @@ func (r Report) Reproduce() string {
 		}
 		return "run the audit again as it was run"
 	}
-	parts := strings.Split(r.TestName, "/")
+	parts := strings.Split(r.Details.TestName, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	cmd := fmt.Sprintf("go test -run=%q", strings.Join(parts, "/"))
-	if strings.ContainsAny(r.TestName, "$`\\\"!'") {
+	if strings.ContainsAny(r.Details.TestName, "$`\\\"!'") {
 		// A shell expands $, ` and ! inside double quotes: single
 		// quotes pass the pattern as it is, a ' in it written '\''.
 		cmd = "go test -run='" + strings.ReplaceAll(strings.Join(parts, "/"), "'", `'\''`) + "'"
 	}
-	if r.Short {
+	if r.Details.Short {
 		cmd += " -short"
 	}
-	for _, f := range r.Settings.CommandLine {
+	for _, f := range r.Details.Settings.CommandLine {
 		cmd += " " + f
 	}
 	if seeded {
@@ -796,5 +834,5 @@ func thousands(n int) string {
 // testerLine is the failure text's line naming the DP-Auditorium tester
 // of a run that found the violation.
 func (r Report) testerLine() string {
-	return fmt.Sprintf("    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", r.Tester, num(r.Eps))
+	return fmt.Sprintf("    found by:     the %s tester of [KMRS24] (Testers), bounding H_{e^%s}\n", r.Details.Tester, num(r.Claim.Eps))
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/stat"
 	"github.com/dptest/dptest/internal/tb"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // Bound is a one-sided lower bound on a Rényi divergence D_λ(P ‖ Q) computed
@@ -85,7 +86,7 @@ func CheckRDPSamples(t CheckT, xs, ys []float64, lambda, eps float64, opts ...Op
 		h.Helper()
 	}
 	b, err := boundOf(rdpClaim(lambda, eps), opts, func() (stat.Sample, error) { return stat.FromValues(xs, ys) })
-	return verdict(t, recordedReport(t, b, lambda, eps), err, false)
+	return reportRecorded(t, recordedReport(t, b, lambda, eps), err)
 }
 
 // CheckRDPSamplesDiscrete is [CheckRDPSamples] for discrete outputs of any
@@ -95,13 +96,29 @@ func CheckRDPSamplesDiscrete[O comparable](t CheckT, xs, ys []O, lambda, eps flo
 		h.Helper()
 	}
 	b, err := boundOf(rdpClaim(lambda, eps), opts, func() (stat.Sample, error) { return stat.FromOutputs(xs, ys) })
-	return verdict(t, recordedReport(t, b, lambda, eps), err, false)
+	return reportRecorded(t, recordedReport(t, b, lambda, eps), err)
+}
+
+// reportRecorded reports a check of recorded outputs to t.
+func reportRecorded(t CheckT, rep Report, err error) bool {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	if err != nil {
+		rep.err, rep.Verdict = err, verdict.None
+	}
+	return report(t, rep, false)
 }
 
 func recordedReport(t CheckT, b Bound, lambda, eps float64) Report {
-	return Report{
-		Kind: plan.KindRDP, Lambda: lambda, Claimed: eps, Estimate: b.Estimate, LowerBound: b.LowerBound,
-		Confidence: b.Confidence, Violated: b.LowerBound > eps, TestName: testName(t),
+	r := Report{
+		Claim: Claim{Kind: plan.KindRDP, Lambda: lambda, Value: eps}, Estimate: b.Estimate, LowerBound: b.LowerBound,
+		Confidence: b.Confidence, violated: b.LowerBound > eps, Verdict: Holds,
 		recorded: true, recordedNs: [2]int{b.NX, b.NY}, stdErr: b.StdErr,
 	}
+	if r.violated {
+		r.Verdict = Violated
+	}
+	r.Details.TestName = testName(t)
+	return r
 }

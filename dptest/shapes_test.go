@@ -2,6 +2,7 @@ package dptest_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -41,58 +42,66 @@ func TestShapesNeverPassAViolation(t *testing.T) {
 	cases := []struct {
 		name   string
 		audit  func() (dptest.Report, error)
-		caught bool // must be a violation; otherwise a violation or inconclusive
+		caught bool // must be a violation; otherwise a violation or unresolved
+		// why is, where not caught, the reason the audit gives at this
+		// seed for leaving the claim unresolved.
+		why dptest.Reason
 	}{
 		{"offset 1e10", func() (dptest.Report, error) {
 			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e10 + v }), 2, 0.5, full, dptest.Seed(1))
-		}, true},
+		}, true, nil},
 		{"scale 1e-170", func() (dptest.Report, error) {
 			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e-170 * v }), 2, 0.5, full, dptest.Seed(2))
-		}, true},
+		}, true, nil},
 		{"modes 1e6 apart", func() (dptest.Report, error) {
 			m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 				return sum(x) + r.NormFloat64() + 1e6*float64(r.IntN(2))
 			})
 			return dptest.AuditRDP(m, 2, 0.5, full, dptest.Seed(3))
-		}, true},
+		}, true, nil},
 		{"discrete Laplace of scale 10⁴ on integers", func() (dptest.Report, error) {
 			return dptest.AuditRDP(discreteLaplace(1e4), 2, mechanisms.Laplace{B: 1}.RDP(2)/2, full, dptest.Seed(4))
-		}, true},
+		}, true, nil},
 		{"DP of the discrete Laplace of scale 1000 on integers", func() (dptest.Report, error) {
 			return dptest.AuditDP(discreteLaplace(1000), 1/1.5, full, dptest.Seed(12))
-		}, true},
+		}, true, nil},
 		{"DP at offset 1e11", func() (dptest.Report, error) {
 			m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 				return 1e11 + mechanisms.Laplace{B: 1}.Sample(r, x)
 			})
 			return dptest.AuditDP(m, 0.5, full, dptest.Seed(5))
-		}, true},
+		}, true, nil},
 		{"10⁴-ary randomized response at λ=20", func() (dptest.Report, error) {
 			return dptest.AuditRDP(kAryRR(10_000), 20, kAryRRRDP(20, 10_000)/1.5, full, dptest.Seed(6))
-		}, true},
+		}, true, nil},
 		{"partition selection of infinite loss", func() (dptest.Report, error) {
 			return dptest.AuditDP(partitionSelection(), 5.5, full, dptest.Seed(7))
-		}, true},
+		}, true, nil},
 		{"Gaussian at λ=64", func() (dptest.Report, error) {
 			g := mechanisms.Gaussian{Sigma: 5}
 			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64)/1.5, full, dptest.Seed(8))
-		}, false},
+		}, false, (*dptest.TailsUnreached)(nil)},
 		{"10⁵-ary randomized response at λ=10", func() (dptest.Report, error) {
 			return dptest.AuditRDP(kAryRR(100_000), 10, kAryRRRDP(10, 100_000)/1.5, full, dptest.Seed(9))
-		}, false},
+		}, false, (*dptest.SparseNumbers)(nil)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rep, err := c.audit()
+			require.NotEqual(t, dptest.Holds, rep.Verdict, "a violation passed: %s", rep)
 			if err != nil {
-				require.ErrorIs(t, err, dptest.ErrInconclusive)
-				require.False(t, c.caught, "inconclusive where a violation is plain: %v", err)
+				require.False(t, c.caught, "unresolved where a violation is plain: %v", err)
+				require.ErrorIs(t, err, dptest.ErrUnresolved)
+				require.Equal(t, dptest.Unresolved, rep.Verdict)
+				require.IsType(t, c.why, rep.Reason, "%v", err)
 				return
 			}
-			require.True(t, rep.Violated, "a violation passed: %s", rep)
+			require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
 			if c.name == "partition selection of infinite loss" {
-				require.True(t, rep.Unbounded)
-				require.Contains(t, rep.String(), "as infinite loss would show")
+				// The other dataset never produced the event in either
+				// confirmation, as infinite loss would show.
+				require.True(t, rep.Details.Unbounded, "%s", rep)
+				require.Contains(t, []int64{rep.Details.EventCounts[0], rep.Details.EventCounts[1]}, int64(0), "%s", rep)
 			}
 		})
 	}
@@ -112,10 +121,10 @@ func TestShapesAtTheirTruthDoNotFail(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep, err := audit()
-			if err != nil && !errors.Is(err, dptest.ErrInconclusive) {
-				t.Fatal(err)
+			if err != nil && !errors.Is(err, dptest.ErrUnresolved) {
+				t.Fatal(err) // an error, or a correct claim made suspect
 			}
-			require.False(t, rep.Violated, "%s", rep)
+			require.NotEqual(t, dptest.Violated, rep.Verdict, "%s", rep)
 		})
 	}
 }
@@ -138,7 +147,7 @@ func TestWideIntegersAreResolved(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rep, err := audit()
 			require.NoError(t, err)
-			require.False(t, rep.Violated, "%s", rep)
+			require.NotEqual(t, dptest.Violated, rep.Verdict, "%s", rep)
 		})
 	}
 }
@@ -205,9 +214,9 @@ func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 	gen := fixtures.Substitution(rapid.Float64Range(-1, 1), 10, 10)
 	rep, err := dptest.AuditRDP(m, 2, 2.5, dptest.Neighbors(gen), dptest.Seed(12))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
 	widest := 0.0
-	for _, c := range rep.Confirmations {
+	for _, c := range rep.Details.Confirmations {
 		w, ok := c.Witness.(fixtures.Pair[[]float64])
 		require.True(t, ok)
 		for i := range w.X {
@@ -223,7 +232,7 @@ func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 // confirmed statistic lumped those tails with its last groups and bounded
 // D₂ at 0.19 while the screening had estimated 1.05 ± 0.06 on held-out
 // draws, above the claimed 0.735: the audit passed. A screening the
-// confirmations contradict now leaves it inconclusive.
+// confirmations contradict now leaves it suspect (HeldOutExceedance).
 func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
 	nl1 := mechanisms.NonDPLaplace1{Eps: 1}
 	claim := mechanisms.RandomizedResponse{Eps0: 1, M: 1}.RDP(2)
@@ -232,12 +241,18 @@ func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
 		WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0}, Y: []float64{1}}, fixtures.Pair[[]float64]{X: []float64{0, 1}, Y: []float64{0}})
 	rep, err := dptest.AuditRDP(m, 2, claim, dptest.Samples(1_000_000), dptest.Seed(331026802665313621))
 	if err == nil {
-		require.True(t, rep.Violated, "a violation passed: %s", rep)
+		require.Equal(t, dptest.Violated, rep.Verdict, "a violation passed: %s", rep)
 		return
 	}
-	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.Contains(t, err.Error(), "on draws that did not choose its statistic")
-	require.Contains(t, err.Error(), "beyond the most extreme outputs the screening saw")
+	// The screening's held-out draws estimated it above the claim; the
+	// confirmations, leaning on tails, bound it lower.
+	require.ErrorIs(t, err, dptest.ErrSuspect)
+	require.Equal(t, dptest.Suspect, rep.Verdict)
+	var held *dptest.HeldOutExceedance
+	require.ErrorAs(t, err, &held)
+	require.Equal(t, claim, held.Claim)
+	require.Greater(t, held.HeldOut, held.Claim)
+	require.Positive(t, held.TailShare, "evidence beyond the most extreme outputs the screening saw")
 }
 
 // Outputs that one dataset alone produces rarely (ε = ∞), far beyond the
@@ -251,8 +266,9 @@ func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
 // of real outputs that one dataset alone reached ranks by the error of
 // the side it reached (local.flooredSE). An RDP claim at twice the Laplace's
 // D₂ on the far atom, which a million draws cannot show broken, ends
-// inconclusive saying why (the inner atom's RDP audit passes: README,
-// Limits). Fixed seeds; the robustness grid's "alone" rows run more.
+// suspect, saying why: FarOutputs (the inner atom's RDP audit passes:
+// README, Limits). Fixed seeds; the robustness grid's "alone" rows run
+// more.
 func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	lap := mechanisms.Laplace{B: 1}
 	pair := fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}}
@@ -275,9 +291,9 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	} {
 		rep, err := dptest.AuditDP(m, 2, dptest.Seed(5), full)
 		require.NoError(t, err, name)
-		require.True(t, rep.Violated, "%s: %s", name, rep)
+		require.Equal(t, dptest.Violated, rep.Verdict, "%s: %s", name, rep)
 		if name == "inner atom" {
-			require.Contains(t, rep.String(), "hockey-stick cross-check", name)
+			require.True(t, hockeyCheckViolated(rep), "%s: found by the hockey-stick cross-check: %s", name, rep)
 		} else {
 			require.Greater(t, rep.LowerBound, 2.0, "%s: the local audit's own bound", name)
 		}
@@ -290,7 +306,7 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	// It now comes first in its own group.
 	rep, err := dptest.AuditDP(leaky(10_000, inner), 2, dptest.Seed(1), full)
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
 	// Once in 20,000 draws is rarer than a million can show at ε = 2, and
 	// the pass says how rare an output of one dataset alone may pass: the
 	// rate at which a screening's half of 50,000 draws per side repeats it
@@ -298,12 +314,13 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	// 0.9^{1/3}.
 	rep, err = dptest.AuditDP(leaky(20_000, far), 2, dptest.Seed(5), full)
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
-	require.Contains(t, rep.String(), "and so would a value (repeated exactly) or outputs far beyond the rest that one dataset alone produces once in 7,355 draws or more often")
-	_, err = dptest.AuditRDP(leaky(2000, far), 2, 2*lap.RDP(2), dptest.Seed(5), full)
-	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.ErrorContains(t, err, "the other dataset produced none")
-	require.ErrorContains(t, err, "RequireDP")
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.Empty(t, rep.Details.Score, "real outputs: any value, or outputs far beyond the rest")
+	require.InEpsilon(t, 1/7355.5, rep.Reach, 7e-5, "once in 7,355 draws or more often: 1/%.1f", 1/rep.Reach)
+	// The far atom's RDP claim cannot be shown broken, nor held: its draws
+	// lay far beyond the others', where the other dataset produced none.
+	rep, err = dptest.AuditRDP(leaky(2000, far), 2, 2*lap.RDP(2), dptest.Seed(5), full)
+	requireFarOutputs(t, rep, err)
 	// The far atom beside a rarer inner one: the Rényi groups keep the far
 	// cells apart from the atom's (a group mixing them is not far, and the
 	// audit passed at seed 1 while atoms came first in its order too).
@@ -316,8 +333,23 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 		}
 		return lap.Sample(r, x)
 	}).WithPairs(pair)
-	_, err = dptest.AuditRDP(both, 2, 2*lap.RDP(2), dptest.Seed(1), full)
+	rep, err = dptest.AuditRDP(both, 2, 2*lap.RDP(2), dptest.Seed(1), full)
+	requireFarOutputs(t, rep, err)
+}
+
+// requireFarOutputs requires an RDP audit at order 2 and a million draws
+// a side to end suspect, on draws of one dataset far beyond every other
+// output, where the other dataset produced none.
+func requireFarOutputs(t *testing.T, rep dptest.Report, err error) {
+	t.Helper()
 	require.ErrorIs(t, err, dptest.ErrInconclusive)
+	require.ErrorIs(t, err, dptest.ErrSuspect)
+	require.Equal(t, dptest.Suspect, rep.Verdict, "%s", rep)
+	var far *dptest.FarOutputs
+	require.ErrorAs(t, err, &far)
+	require.Equal(t, 2.0, far.Lambda)
+	require.Equal(t, int64(1_000_000), far.Samples)
+	require.Positive(t, far.Far)
 }
 
 // Spread outputs of one dataset alone beyond the other's extremes but
@@ -349,7 +381,7 @@ func requireViolatedAtSeeds1To3(t *testing.T, m dptest.Mechanism[[]float64], eps
 	for seed := uint64(1); seed <= 3; seed++ {
 		rep, err := dptest.AuditDP(m, eps, dptest.Samples(1_000_000), dptest.Candidates(0), dptest.Seed(seed))
 		require.NoError(t, err)
-		require.True(t, rep.Violated, "seed %d: %s", seed, rep)
+		require.Equal(t, dptest.Violated, rep.Verdict, "seed %d: %s", seed, rep)
 		require.Greater(t, rep.LowerBound, least, "seed %d: the bound on the run", seed)
 	}
 }
@@ -397,24 +429,23 @@ func TestAViolationNamesItsEventAndCounts(t *testing.T) {
 	for _, pair := range []fixtures.Pair[[]float64]{{X: one, Y: zero}, {X: zero, Y: one}} {
 		rep, err := dptest.AuditDP(laplaceWithARunAt40().WithPairs(pair), 2, dptest.Samples(1_000_000), dptest.Candidates(0), dptest.Seed(2))
 		require.NoError(t, err)
-		require.True(t, rep.Violated, "%s", rep)
+		require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
 		leaking, other := 0, 1
 		if pair.X[0] == 0 {
 			leaking, other = 1, 0
 		}
-		m := regexp.MustCompile(`^outputs in [\[(]([0-9.]+), \+∞\)$`).FindStringSubmatch(rep.Event)
+		m := regexp.MustCompile(`^outputs in [\[(]([0-9.]+), \+∞\)$`).FindStringSubmatch(rep.Details.Event)
 		require.NotNil(t, m, "%s", rep)
-		require.InDelta(t, 500, rep.EventCounts[leaking], 100, "%s", rep)
+		require.InDelta(t, 500, rep.Details.EventCounts[leaking], 100, "%s", rep)
 		// The dataset x = 0 falls beyond L about n·½·e^{−L} times: the
 		// event named must be the event counted (at this seed the bound
 		// rests on the second event, from 11.87; the first starts at 7.78,
 		// where about 200 would fall).
 		lo, err := strconv.ParseFloat(m[1], 64)
 		require.NoError(t, err)
-		expected := float64(rep.Samples) / 2 * math.Exp(-lo)
-		require.InDelta(t, expected, float64(rep.EventCounts[other]), 4*math.Sqrt(expected)+4, "%s", rep)
-		requireBoundOfCounts(t, rep, rep.EventCounts[leaking], rep.EventCounts[other])
-		require.Contains(t, rep.String(), "event:        "+rep.Event+": ")
+		expected := float64(rep.Details.Samples) / 2 * math.Exp(-lo)
+		require.InDelta(t, expected, float64(rep.Details.EventCounts[other]), 4*math.Sqrt(expected)+4, "%s", rep)
+		requireBoundOfCounts(t, rep, rep.Details.EventCounts[leaking], rep.Details.EventCounts[other])
 	}
 	geometric := dptest.Discrete(func(r *rand.Rand, x []float64) int {
 		g := func() int { return int(math.Floor(-math.Log(r.Float64()) / 2)) } // ratio e^{−2}
@@ -422,9 +453,9 @@ func TestAViolationNamesItsEventAndCounts(t *testing.T) {
 	}).WithPairs(fixtures.Pair[[]float64]{X: one, Y: zero})
 	rep, err := dptest.AuditDP(geometric, 1, dptest.Seed(1))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
-	require.Regexp(t, `^(the value -?\d+|the values -?\d+(, -?\d+)*|\d+ values: .*)$`, rep.Event, "%s", rep)
-	on, off := rep.EventCounts[0], rep.EventCounts[1]
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
+	require.Regexp(t, `^(the value -?\d+|the values -?\d+(, -?\d+)*|\d+ values: .*)$`, rep.Details.Event, "%s", rep)
+	on, off := rep.Details.EventCounts[0], rep.Details.EventCounts[1]
 	if strings.Contains(rep.Direction, "ln f_Y − ln f_X") {
 		on, off = off, on
 	}
@@ -449,17 +480,16 @@ func TestAnEventViolationNamesItsEventAndCounts(t *testing.T) {
 			m   hockey.Measure
 		}{{approx, hockey.HockeyStick(1)}, {gdp, hockey.Gaussian()}} {
 			rep := c.rep
-			require.True(t, rep.Violated, "%s", rep)
-			require.Regexp(t, `^outputs in `, rep.Event, "%s", rep)
-			on, other := rep.EventCounts[0], rep.EventCounts[1]
+			require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
+			require.Regexp(t, `^outputs in `, rep.Details.Event, "%s", rep)
+			on, other := rep.Details.EventCounts[0], rep.Details.EventCounts[1]
 			if strings.Contains(rep.Direction, "(M(Y)‖M(X))") {
 				on, other = other, on
 			}
 			require.Greater(t, on, other, "the bounded side's draws fill its event: %s", rep)
-			n := int64(rep.Samples)
-			require.Equal(t, rep.PerConfirmation, rep.EventLevel)
-			require.InDelta(t, c.m.Bound(on, n, other, n, rep.EventLevel).LowerBound, rep.LowerBound, 1e-12, "%s", rep)
-			require.Contains(t, rep.String(), "event:        "+rep.Event+": ")
+			n := int64(rep.Details.Samples)
+			require.Equal(t, rep.Details.PerConfirmation, rep.Details.EventLevel)
+			require.InDelta(t, c.m.Bound(on, n, other, n, rep.Details.EventLevel).LowerBound, rep.LowerBound, 1e-12, "%s", rep)
 		}
 	}
 }
@@ -468,9 +498,9 @@ func TestAnEventViolationNamesItsEventAndCounts(t *testing.T) {
 // event's counts, on the bounded side and the other, give at its level.
 func requireBoundOfCounts(t *testing.T, rep dptest.Report, on, other int64) {
 	t.Helper()
-	require.True(t, rep.EventLevel == rep.PerConfirmation || rep.EventLevel == rep.PerConfirmation/2, "level %v of %v", rep.EventLevel, rep.PerConfirmation)
-	n := int64(rep.Samples)
-	require.InDelta(t, local.CountBound(on, n, other, n, rep.EventLevel).LowerBound, rep.LowerBound, 1e-12, "%s", rep)
+	require.True(t, rep.Details.EventLevel == rep.Details.PerConfirmation || rep.Details.EventLevel == rep.Details.PerConfirmation/2, "level %v of %v", rep.Details.EventLevel, rep.Details.PerConfirmation)
+	n := int64(rep.Details.Samples)
+	require.InDelta(t, local.CountBound(on, n, other, n, rep.Details.EventLevel).LowerBound, rep.LowerBound, 1e-12, "%s", rep)
 }
 
 // A discrete output's value that one dataset alone produces once in 8,000
@@ -491,14 +521,23 @@ func TestDiscreteValueOfOneDatasetAlone(t *testing.T) {
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}})
 	rep, err := dptest.AuditDP(m, 2, dptest.Seed(1), dptest.Samples(1_000_000))
 	require.NoError(t, err)
-	require.True(t, rep.Violated, "%s", rep)
-	require.Contains(t, rep.String(), "hockey-stick cross-check")
-	i := slices.IndexFunc(rep.CrossChecks, func(c dptest.Report) bool { return c.Violated })
+	require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
+	require.True(t, hockeyCheckViolated(rep), "found by the hockey-stick cross-check: %s", rep)
+	i := slices.IndexFunc(rep.Details.CrossChecks, func(c dptest.Report) bool { return c.Verdict == dptest.Violated })
 	require.GreaterOrEqual(t, i, 0)
-	check := rep.CrossChecks[i]
-	require.Equal(t, "the value 1000", check.Event, "the cross-check's event: %s", rep)
-	require.Contains(t, rep.String(), "event:        the value 1000: ", "the failure text shows the cross-check's event")
-	require.NotEqual(t, check.Event, rep.Event, "the local run's own")
+	check := rep.Details.CrossChecks[i]
+	require.Equal(t, "ApproxDP", check.Claim.Kind)
+	require.Equal(t, "the value 1000", check.Details.Event, "the cross-check's event: %s", rep)
+	require.Positive(t, check.Details.EventCounts[0]+check.Details.EventCounts[1])
+	require.NotEqual(t, check.Details.Event, rep.Details.Event, "the local run's own")
+}
+
+// hockeyCheckViolated reports whether a DP audit's hockey-stick
+// cross-check (against δ = 0) found its violation.
+func hockeyCheckViolated(rep dptest.Report) bool {
+	return slices.ContainsFunc(rep.Details.CrossChecks, func(c dptest.Report) bool {
+		return c.Claim.Kind == "ApproxDP" && c.Claim.Value == 0 && c.Verdict == dptest.Violated
+	})
 }
 
 // Outputs on a fine grid whose phase depends on the data (integer noise
@@ -520,7 +559,7 @@ func TestInterleavedGridsAreCaught(t *testing.T) {
 	for name, audit := range audits {
 		rep, err := audit()
 		require.NoError(t, err, name)
-		require.True(t, rep.Violated, "%s: %v", name, rep)
+		require.Equal(t, dptest.Violated, rep.Verdict, "%s: %v", name, rep)
 	}
 }
 
@@ -537,10 +576,11 @@ func TestRoundedOutputsAreNotUnresolvedByUnseenValues(t *testing.T) {
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	for seed := uint64(1); seed <= 12; seed++ {
 		rep, err := dptest.AuditApproxDP(m, 0.01, 0.01, dptest.Samples(200_000), dptest.Candidates(0), dptest.Seed(seed))
-		require.False(t, rep.Violated, "seed %d", seed)
+		require.NotEqual(t, dptest.Violated, rep.Verdict, "seed %d", seed)
 		if err != nil {
 			require.ErrorIs(t, err, dptest.ErrInconclusive, "seed %d", seed)
-			require.NotContains(t, err.Error(), "values the screening never saw", "seed %d", seed)
+			var unseen *dptest.UnseenValues
+			require.False(t, errors.As(err, &unseen), "seed %d: %v", seed, err)
 		}
 	}
 }
@@ -578,12 +618,25 @@ func discreteGaussian(sigma2 float64) func(r *rand.Rand, c int64) int64 {
 // probability at most 10⁻⁴.
 func TestIntegerTailsAreExamined(t *testing.T) {
 	m := dptest.Discrete(discreteGaussian(2)).WithPairs(fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
-	_, err := dptest.AuditRDP(m, 20, 2.5, dptest.Samples(1_000_000), dptest.Seed(300))
-	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.ErrorContains(t, err, "the most extreme outputs")
-	rep, err := dptest.AuditRDP(m, 2, 0.5, dptest.Samples(1_000_000), dptest.Seed(301))
+	rep, err := dptest.AuditRDP(m, 20, 2.5, dptest.Samples(1_000_000), dptest.Seed(300))
+	requireTailsUnreached(t, rep, err, 20, fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
+	rep, err = dptest.AuditRDP(m, 2, 0.5, dptest.Samples(1_000_000), dptest.Seed(301))
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+}
+
+// requireTailsUnreached requires an RDP audit at order lambda to end
+// unresolved because its evidence rests on the most extreme outputs of
+// pair, where the draws cannot reach.
+func requireTailsUnreached[D any](t *testing.T, rep dptest.Report, err error, lambda float64, pair fixtures.Pair[D]) {
+	t.Helper()
+	require.ErrorIs(t, err, dptest.ErrUnresolved, "λ = %g", lambda)
+	require.Equal(t, dptest.Unresolved, rep.Verdict, "λ = %g", lambda)
+	var tails *dptest.TailsUnreached
+	require.ErrorAs(t, err, &tails, "λ = %g", lambda)
+	require.Equal(t, lambda, tails.Lambda)
+	require.Equal(t, fmt.Sprintf("X=%v Y=%v", pair.X, pair.Y), tails.Witness, "the pair whose extremes hold the evidence")
+	require.True(t, tails.Share > 0 || tails.Dependence > 0, "%+v", *tails)
 }
 
 // Tails need not lie at the ends of the order: the same discrete Gaussian
@@ -615,12 +668,16 @@ func TestTailsBesideGapsAreExamined(t *testing.T) {
 	}).WithPairs(fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
 	cube := dptest.Discrete(func(r *rand.Rand, c int64) int64 { v := gauss(r, c); return v * v * v }).
 		WithPairs(fixtures.Pair[int64]{X: 1, Y: 0})
-	for _, m := range []dptest.Mechanism[int64]{wrapped, sentinels, cube} {
-		_, err := dptest.AuditRDP(m, 20, 2.5, dptest.Samples(1_000_000), dptest.Seed(302))
-		require.ErrorIs(t, err, dptest.ErrInconclusive)
-		rep, err := dptest.AuditRDP(m, 2, 0.5, dptest.Samples(1_000_000), dptest.Seed(303))
+	for _, c := range []struct {
+		m    dptest.Mechanism[int64]
+		pair fixtures.Pair[int64]
+	}{{wrapped, fixtures.Pair[int64]{X: 1, Y: 0}}, {sentinels, fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000}}, {cube, fixtures.Pair[int64]{X: 1, Y: 0}}} {
+		m := c.m
+		rep, err := dptest.AuditRDP(m, 20, 2.5, dptest.Samples(1_000_000), dptest.Seed(302))
+		requireTailsUnreached(t, rep, err, 20, c.pair)
+		rep, err = dptest.AuditRDP(m, 2, 0.5, dptest.Samples(1_000_000), dptest.Seed(303))
 		require.NoError(t, err)
-		require.False(t, rep.Violated)
+		require.NotEqual(t, dptest.Violated, rep.Verdict)
 	}
 }
 
@@ -647,11 +704,11 @@ func TestRealTailsBesideGapsAreExamined(t *testing.T) {
 		return noise(r, c)
 	}).WithPairs(fixtures.Pair[float64]{X: 1, Y: 0})
 	for _, m := range []dptest.Mechanism[float64]{wrapped, codes} {
-		_, err := dptest.AuditRDP(m, 20, 1.25, dptest.Samples(1_000_000), dptest.Seed(304))
-		require.ErrorIs(t, err, dptest.ErrInconclusive)
-		rep, err := dptest.AuditRDP(m, 2, 0.25, dptest.Samples(1_000_000), dptest.Seed(305))
+		rep, err := dptest.AuditRDP(m, 20, 1.25, dptest.Samples(1_000_000), dptest.Seed(304))
+		requireTailsUnreached(t, rep, err, 20, fixtures.Pair[float64]{X: 1, Y: 0})
+		rep, err = dptest.AuditRDP(m, 2, 0.25, dptest.Samples(1_000_000), dptest.Seed(305))
 		require.NoError(t, err)
-		require.False(t, rep.Violated)
+		require.NotEqual(t, dptest.Violated, rep.Verdict)
 	}
 }
 
@@ -697,16 +754,16 @@ func TestSparseIntegerTailsAreExamined(t *testing.T) {
 		WithPairs(fixtures.Pair[int64]{X: 15, Y: 0})
 	for _, c := range []struct {
 		m      dptest.Mechanism[int64]
+		pair   fixtures.Pair[int64]
 		lambda float64
-	}{{int64s, 20}, {int64s, 32}, {uint16s, 32}} {
-		_, err := dptest.AuditRDP(c.m, c.lambda, c.lambda/16, dptest.Samples(1_000_000), dptest.Seed(3))
-		require.ErrorIs(t, err, dptest.ErrInconclusive, "λ = %g", c.lambda)
-		require.ErrorContains(t, err, "the most extreme outputs")
+	}{{int64s, fixtures.Pair[int64]{X: 150, Y: 0}, 20}, {int64s, fixtures.Pair[int64]{X: 150, Y: 0}, 32}, {uint16s, fixtures.Pair[int64]{X: 15, Y: 0}, 32}} {
+		rep, err := dptest.AuditRDP(c.m, c.lambda, c.lambda/16, dptest.Samples(1_000_000), dptest.Seed(3))
+		requireTailsUnreached(t, rep, err, c.lambda, c.pair)
 	}
 	for _, m := range []dptest.Mechanism[int64]{int64s, uint16s} {
 		rep, err := dptest.AuditRDP(m, 2, 0.25, dptest.Samples(1_000_000), dptest.Seed(306))
 		require.NoError(t, err)
-		require.False(t, rep.Violated)
+		require.NotEqual(t, dptest.Violated, rep.Verdict)
 	}
 	const b = 1000
 	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: b}
@@ -715,7 +772,7 @@ func TestSparseIntegerTailsAreExamined(t *testing.T) {
 	}).WithPairs(fixtures.Pair[int64]{X: b, Y: 0})
 	rep, err := dptest.AuditRDP(clamped, 10, dl.RDP(10), dptest.Samples(1_000_000), dptest.Seed(1))
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
+	require.NotEqual(t, dptest.Violated, rep.Verdict)
 }
 
 // An early look counts a tenth of the planned draws, in groups made for
@@ -735,6 +792,6 @@ func TestEarlyLooksAtHighOrdersDoNotFailCorrectClaims(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		rep, err := dptest.AuditRDP(m, 10, truth, dptest.Samples(1_000_000), dptest.Seed(seed))
 		require.NoError(t, err, "seed %d", seed)
-		require.False(t, rep.Violated, "seed %d: %s", seed, rep)
+		require.NotEqual(t, dptest.Violated, rep.Verdict, "seed %d: %s", seed, rep)
 	}
 }

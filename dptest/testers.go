@@ -144,7 +144,7 @@ func Testers(ts ...Tester) Option {
 // groupsScore records, for a vector mechanism, the score a tester's
 // groups count.
 func groupsScore(rep *Report) func(search.TesterFinding) {
-	return func(f search.TesterFinding) { rep.Score = scoreOf(f.Groups) }
+	return func(f search.TesterFinding) { rep.Details.Score = scoreOf(f.Groups) }
 }
 
 // runTester runs one of DP-Auditorium's testers: a violation it confirms
@@ -157,20 +157,16 @@ func groupsScore(rep *Report) func(search.TesterFinding) {
 // pass the claim.
 func runTester[D, F any](rep *Report, r plan.Run, cfg search.Config[D], crit search.Criterion[D, F], finding func(F)) error {
 	name := r.Criterion
-	rep.Kind, rep.Eps, rep.Lambda, rep.Tester = plan.KindApproxDP, r.Eps, 0, name
+	rep.Claim.Kind, rep.Claim.Eps, rep.Claim.Lambda, rep.Details.Tester = plan.KindApproxDP, r.Eps, 0, name
 	out, err := search.Run(crit, cfg)
 	fill(rep, out, err, finding)
-	if err != nil || rep.Violated || r.CrossCheck {
+	if err != nil || rep.violated || r.CrossCheck {
 		return err
 	}
-	why := out.Unresolved
-	if why == "" {
-		why = fmt.Sprintf("the %s tester found no violation at %d draws per side (it would have shown H_{e^%g} above about %.4g on its own statistic)", name, out.Samples, r.Eps, rep.Resolution)
+	if out.Reason != nil {
+		return inconclusive(out.Reason)
 	}
-	return &InconclusiveError{
-		Reason: why,
-		Remedy: "DP-Auditorium's testers look for violations and cannot show a claim held; dptest's own criteria (Own(), or no Testers option) can",
-	}
+	return inconclusive(&TesterCannotHold{Tester: name, Samples: out.Samples, Resolution: rep.Resolution, Eps: r.Eps})
 }
 
 // checkTesters refuses testers that do not apply to a mechanism's outputs

@@ -37,8 +37,8 @@ func TestTestersFindAViolation(t *testing.T) {
 	} {
 		rep, err := dptest.AuditApproxDP(m, 1, 0.01, testerOpts(200_000, 1, tc.ts...)...)
 		require.NoError(t, err, "%v", tc.ts)
-		require.True(t, rep.Violated, "%v", tc.ts)
-		require.Equal(t, tc.name, rep.Tester)
+		require.True(t, (rep.Verdict == dptest.Violated), "%v", tc.ts)
+		require.Equal(t, tc.name, rep.Details.Tester)
 		require.Greater(t, rep.LowerBound, 0.01)
 		require.Less(t, rep.LowerBound, 0.199+0.01, "a bound above the truth")
 	}
@@ -48,38 +48,56 @@ func TestTestersFindAViolation(t *testing.T) {
 	m = dptest.Continuous(mechanisms.NonDPLaplace1{Eps: 0.01}.Sample)
 	rep, err := dptest.AuditDP(m, 0.01, testerOpts(200_000, 1, dptest.MMD())...)
 	require.NoError(t, err)
-	require.True(t, rep.Violated)
-	require.Equal(t, "MMD", rep.Tester)
+	require.True(t, (rep.Verdict == dptest.Violated))
+	require.Equal(t, "MMD", rep.Details.Tester)
 	require.Less(t, rep.LowerBound, 0.2475)
 }
 
 // A mechanism that meets its claim is not failed by the testers, and
 // testers alone never pass it: each bounds its own statistic only, so
-// without a violation the audit ends inconclusive, at δ = 0 and δ > 0
+// without a violation the audit ends unresolved, at δ = 0 and δ > 0
 // alike; beside Own they are cross-checks, and Own's criteria pass it
 // (Own's runs first, whatever the order given).
 func TestTestersOnACorrectMechanism(t *testing.T) {
 	lap := dptest.Continuous(mechanisms.Laplace{B: 1}.Sample)
 	one := []dptest.Option{dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{1}}), dptest.Candidates(0), dptest.Samples(200_000), dptest.Seed(2)}
-	_, err := dptest.AuditDP(lap, 1, append(one, dptest.Testers(dptest.Classifier()))...)
-	require.ErrorIs(t, err, dptest.ErrInconclusive)
-	require.ErrorContains(t, err, "cannot show a claim held")
-	rep, err := dptest.AuditDP(lap, 1, append(one, dptest.Testers(dptest.Classifier(), dptest.Histogram(100), dptest.Own()))...)
+	rep, err := dptest.AuditDP(lap, 1, append(one, dptest.Testers(dptest.Classifier()))...)
+	requireTesterCannotHold(t, rep, err, "classifier", 1)
+	rep, err = dptest.AuditDP(lap, 1, append(one, dptest.Testers(dptest.Classifier(), dptest.Histogram(100), dptest.Own()))...)
 	require.NoError(t, err)
-	require.False(t, rep.Violated)
-	require.Equal(t, "DP", rep.Kind, "Own's local run is the audit's report")
-	require.Len(t, rep.CrossChecks, 4, "the local run's two cross-checks and the two testers")
-	require.Equal(t, "classifier", rep.CrossChecks[2].Tester)
-	require.Equal(t, "histogram", rep.CrossChecks[3].Tester)
+	require.Equal(t, dptest.Holds, rep.Verdict, "%s", rep)
+	require.Equal(t, "DP", rep.Claim.Kind, "Own's local run is the audit's report")
+	require.Len(t, rep.Details.CrossChecks, 4, "the local run's two cross-checks and the two testers")
+	require.Equal(t, "classifier", rep.Details.CrossChecks[2].Details.Tester)
+	require.Equal(t, "histogram", rep.Details.CrossChecks[3].Details.Tester)
 	// Laplace(1) at 0 and 1: δ(0.5) = 1 − e^{(0.5−1)/2} = 0.2212. Claimed
 	// at 0.3 it holds; the testers alone find no violation and do not pass
 	// it; MMD, blind at this ε to any violation, neither.
-	for _, tr := range []dptest.Tester{dptest.Classifier(), dptest.MMD()} {
-		rep, err = dptest.AuditApproxDP(lap, 0.5, 0.3, append(one, dptest.Testers(tr))...)
-		require.ErrorIs(t, err, dptest.ErrInconclusive, "%v", tr)
-		require.False(t, rep.Violated)
+	for _, tc := range []struct {
+		tr   dptest.Tester
+		name string
+	}{{dptest.Classifier(), "classifier"}, {dptest.MMD(), "MMD"}} {
+		rep, err = dptest.AuditApproxDP(lap, 0.5, 0.3, append(one, dptest.Testers(tc.tr))...)
+		requireTesterCannotHold(t, rep, err, tc.name, 0.5)
 		require.Less(t, rep.LowerBound, 1-math.Exp(-0.25))
 	}
+}
+
+// requireTesterCannotHold requires an audit by one tester alone that
+// found no violation to end unresolved, naming the tester: testers
+// cannot show a claim holds.
+func requireTesterCannotHold(t *testing.T, rep dptest.Report, err error, tester string, eps float64) {
+	t.Helper()
+	require.ErrorIs(t, err, dptest.ErrInconclusive, "%s", tester)
+	require.ErrorIs(t, err, dptest.ErrUnresolved, "%s", tester)
+	require.Equal(t, dptest.Unresolved, rep.Verdict, "%s: %s", tester, rep)
+	var why *dptest.TesterCannotHold
+	require.ErrorAs(t, err, &why, tester)
+	require.Equal(t, tester, why.Tester)
+	require.Equal(t, rep.Details.Samples, why.Samples, "the draws per side the tester ran")
+	require.Positive(t, why.Samples)
+	require.LessOrEqual(t, why.Samples, 200_000)
+	require.Equal(t, eps, why.Eps)
 }
 
 // Bad tester options are errors of the audit.

@@ -1,7 +1,6 @@
 package dptest
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/tb"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // TestingT is what the fatal forms (Require*) need of a test: *testing.T,
@@ -61,9 +61,9 @@ func check[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option) bool {
 	return checkOr(t, m, c, opts, false)
 }
 
-// checkOr is check; fatal (the Require* forms) lets an allowed
-// inconclusive audit skip the test, which a non-fatal form must not do:
-// it would end the test, and the claims after it would not run.
+// checkOr is check; fatal (the Require* forms) lets an unresolved audit
+// skip the test, which a non-fatal form must not do: it would end the
+// test, and the claims after it would not run.
 func checkOr[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option, fatal bool) bool {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
@@ -74,32 +74,37 @@ func checkOr[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option, fatal
 			e.deadline = deadline
 		}
 	}
-	rep, err := audit(m, c, opts, e)
-	return verdict(t, rep, err, fatal)
+	rep, _ := audit(m, c, opts, e)
+	return report(t, rep, fatal)
 }
 
-// verdict reports a report (or an error) to t; an allowed inconclusive
-// audit skips the test only if fatal.
-func verdict(t CheckT, rep Report, err error, fatal bool) bool {
+// report reports an audit to t: a holds verdict as one log line (true);
+// an unresolved one as a skip of a fatal form (Require*), or a log line of
+// a non-fatal one, which must not end the test (true), unless Strict; a
+// violated, suspect or failed audit with t.Errorf (false). Under
+// -dptest.v the details follow the line.
+func report(t CheckT, rep Report, fatal bool) bool {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
 	}
-	switch {
-	case errors.Is(err, ErrInconclusive) && rep.allowInconclusive:
-		if s, ok := t.(interface{ Skipf(string, ...any) }); ok && fatal {
-			s.Skipf("%s", rep.errorText(err))
-		}
-		logger(t)("%s", rep.errorText(err))
-		return true
-	case err != nil:
-		t.Errorf("%s", rep.errorText(err))
-		return false
-	case rep.Violated:
-		t.Errorf("%s", rep.String())
-		return false
+	logf := logger(t)
+	text := rep.String()
+	if rep.Details.Settings.Verbose && rep.Verdict != verdict.None {
+		text += "\n" + rep.detailsText()
 	}
-	logger(t)("%s", rep.String())
-	return true
+	switch {
+	case rep.Verdict == Holds:
+		logf("%s", text)
+		return true
+	case rep.Verdict == Unresolved && !rep.Details.Settings.Strict:
+		if s, ok := t.(interface{ Skipf(string, ...any) }); ok && fatal {
+			s.Skipf("%s", text)
+		}
+		logf("%s", text)
+		return true
+	}
+	t.Errorf("%s", text)
+	return false
 }
 
 // require is check, then t.FailNow on failure.

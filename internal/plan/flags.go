@@ -23,6 +23,7 @@ type cmdline struct {
 	seed       seedFlag
 	verbose    boolFlag
 	quick      boolFlag
+	strict     boolFlag
 }
 
 func init() {
@@ -39,6 +40,8 @@ func init() {
 	register(&cl.candidates, "candidates", "DPTEST_CANDIDATES",
 		fmt.Sprintf("dptest: `number` of pairs drawn from a generator of neighbours (%d with -short)", ShortCandidates))
 	register(&cl.verbose, "v", "DPTEST_V", "dptest: log screening and confirmation details")
+	register(&cl.strict, "strict", "DPTEST_STRICT",
+		"dptest: fail, rather than skip, an audit whose sample cannot reach the claim's scale (unresolved)")
 	register(&cl.quick, "quick", "DPTEST_QUICK",
 		"dptest: decide claims far from the truth at a quick look first (a screening an eighth the size: it sees rare outputs less well)")
 }
@@ -77,7 +80,7 @@ func register(v value, name, env, usage string) {
 
 // err returns the invalid environment values no flag overrode, if any.
 func (cl *cmdline) err() error {
-	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr)
+	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr, cl.strict.envErr)
 }
 
 // intFlag is a whole number at least min; String shows the default def

@@ -24,6 +24,7 @@ type Settings struct {
 	CandSet       bool
 	Verbose       bool
 	Quick         bool
+	Strict        bool
 	Region        [2]float64
 	RegionSet     bool
 	Floor         float64
@@ -79,6 +80,9 @@ type Plan struct {
 	Candidates               int // pairs drawn from a generator
 	Runs                     []Run
 	Verbose                  bool
+	// Strict is set when an unresolved verdict fails the test (the Strict
+	// option, -dptest.strict or DPTEST_STRICT) instead of skipping it.
+	Strict bool
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
@@ -124,7 +128,10 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	if err := commandLine.err(); err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value}
+	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value, Strict: s.Strict || commandLine.strict.value}
+	if commandLine.strict.value {
+		p.CommandLine = append(p.CommandLine, "-dptest.strict")
+	}
 	cl := &commandLine
 	samples := 0
 	switch {

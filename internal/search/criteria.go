@@ -13,6 +13,7 @@ import (
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // RDP is the criterion of a Rényi-DP audit: D_λ(M(X) ‖ M(Y)) bounded from
@@ -244,7 +245,7 @@ func (c rdpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) 
 			}
 			s.Finding.SparseValues, s.Finding.Rare = sparse, rare
 			s.Finding.Ranged, s.Finding.RangedTails = orders[k].InRanges(), tails[k]
-			s.Unresolved = cmp.Or(sparseReason(sparse), rare.reason(), s.Unresolved)
+			s.Reason = firstReason(sparseReason(sparse), rare.reason(), s.Reason)
 			if k == 0 || s.Rank > out[d].Rank {
 				out[d] = s
 			}
@@ -367,7 +368,7 @@ func (c rdpCriterion[D]) weighOneSided(s *Score, one OneSidedValues) bool {
 	if one.leads() {
 		s.Rank = max(s.Rank, one.potential(c.par, est))
 	}
-	s.Unresolved = one.reason(c.par, est)
+	s.Reason = one.reason(c.par, est)
 	return true
 }
 
@@ -731,16 +732,16 @@ func (f *RenyiFinding) bound(cp, cq []int64, far int64, atoms []bool, n int64, p
 		score.TailShare = renyi.ZoneShare(zp, zq, n, par.Lambda, r.Estimate)
 	}
 	if need := 2 * par.Lambda * par.Lambda; f.Unreachable && need > float64(n)/renyi.ZoneFraction {
-		score.Unresolved = fmt.Sprintf(endsPrefix+" %g the divergence sits in the tails, which %d draws per side cannot show: each end would need 2λ² = %.0f outputs per side, more than 1/%d of the draws", par.Lambda, n, need, renyi.ZoneFraction)
+		score.Reason = &verdict.EndsTooFew{Lambda: par.Lambda, Samples: int(n), ZoneFraction: renyi.ZoneFraction}
 	} else if f.Unreachable {
-		score.Unresolved = fmt.Sprintf("the divergence at order λ = %g sits in the tails, which the screening cannot examine: its outputs fall in too few cells for each end, and each side of each gap in them, to hold apart from the rest the 2λ² = %.0f outputs per side a zone needs", par.Lambda, need)
+		score.Reason = &verdict.TailsUnreached{Lambda: par.Lambda}
 	}
-	if r := cmp.Or(sparseReason(f.SparseValues), f.Rare.reason()); r != "" {
-		score.Unresolved = r
+	if r := firstReason(sparseReason(f.SparseValues), f.Rare.reason()); r != nil {
+		score.Reason = r
 	}
 	if far >= FarAloneCount {
 		score.Unbounded, score.FarAlone = true, true
-		score.Unresolved = fmt.Sprintf("%d of %d draws lay far beyond all other outputs (past a gap in the screening's extremes ten times wider than the outputs inside it), where the other dataset produced none in as many draws: the divergence may be infinite, which no bound at order λ = %g on this many draws can show or rule out", far, n, par.Lambda)
+		score.Reason = &verdict.FarOutputs{Far: far, Samples: n, Lambda: par.Lambda}
 	}
 	return score, nil
 }
@@ -933,7 +934,7 @@ func (c dpCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage) (
 	}
 	rank := func(e local.Estimate) Screened[local.Estimate] {
 		e.SparseValues = sparse
-		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr, Unresolved: sparseReason(sparse)}, e}
+		return Screened[local.Estimate]{Score{Estimate: e.Loss, StdErr: e.StdErr, Rank: e.Loss - local.PeakPenalty*e.StdErr, Reason: sparseReason(sparse)}, e}
 	}
 	var firstErr error
 	var xys, yxs []local.Estimate
@@ -1017,7 +1018,7 @@ func (c dpCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stage, 
 			level := alpha / float64(events)
 			b := local.CountBound(on[k][0], n, other[k][0], n, level)
 			t := Score{Estimate: b.Loss, StdErr: b.StdErr, LowerBound: b.LowerBound, Unbounded: b.CountX > 0 && b.CountY == 0,
-				EventShare: float64(b.CountX) / float64(n), Counts: [2]int64{b.CountX, b.CountY}, Level: level, Unresolved: sparseReason(e.SparseValues)}
+				EventShare: float64(b.CountX) / float64(n), Counts: [2]int64{b.CountX, b.CountY}, Level: level, Reason: sparseReason(e.SparseValues)}
 			k++
 			if j == 0 {
 				s = t
@@ -1071,13 +1072,23 @@ func sparseCount(t *stat.Table) float64 {
 	return 0
 }
 
-// sparseReason explains why a pass on numbers seen about perValue times
-// each in the screening proves little, or is empty for perValue = 0.
-func sparseReason(perValue float64) string {
+// sparseReason is why a pass on numbers seen about perValue times each
+// in the screening proves little, or nil for perValue = 0.
+func sparseReason(perValue float64) verdict.Reason {
 	if perValue == 0 {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf(sparsePrefix+" about %.3g times each in the screening: a loss held by single values is screened by too few draws to be seen, and ranges of values (which found no violation) average it with their neighbours", perValue)
+	return &verdict.SparseNumbers{PerValue: perValue}
+}
+
+// firstReason returns the first of rs that is not nil, or nil.
+func firstReason(rs ...verdict.Reason) verdict.Reason {
+	for _, r := range rs {
+		if r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // RareShare is the share of a screening's draws on rare values (seen
@@ -1273,35 +1284,21 @@ func (o OneSidedValues) material(par renyi.Params, estimate float64) bool {
 
 // reason explains why a screening showing material one-sided values
 // leaves its pair to be screened again, or is empty.
-func (o OneSidedValues) reason(par renyi.Params, estimate float64) string {
+func (o OneSidedValues) reason(par renyi.Params, estimate float64) verdict.Reason {
 	if !o.material(par, estimate) {
-		return ""
+		return nil
 	}
-	where := "values that the first half saw from it alone"
-	if o.First == 0 {
-		where = "values that the first half never saw"
-	}
-	return fmt.Sprintf("%d of the %d held-out draws of one dataset (and %d of the other's) fell on %s: values that one dataset alone produces may be listed only in part on this many draws, so a larger screening is needed to count them", o.Held, o.Draws, o.Other, where)
+	return &verdict.ScreeningOneSided{Held: int64(o.Held), Draws: int64(o.Draws), Other: int64(o.Other), NeverSeen: o.First == 0}
 }
 
 // reason explains why a pass on values whose rare ones hold RareShare of
 // the screening's draws or more proves little, or is empty below it.
-func (r RareValues) reason() string {
+func (r RareValues) reason() verdict.Reason {
 	if !(r.Share >= RareShare) {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf(rarePrefix+" %d times each in the %d draws per side that chose the statistic hold %.3g%% of those draws: the statistic ranks values by their counts, which cannot tell the ratios of values that rare apart, so a divergence among them may be averaged away with values of low ratio", renyi.RareCount, r.Draws, 100*r.Share)
+	return &verdict.RareValues{Count: renyi.RareCount, Draws: int(r.Draws), Share: r.Share}
 }
-
-// rarePrefix begins every RareValues.reason.
-const rarePrefix = "values seen fewer than"
-
-// endsPrefix begins the reason of a confirmation too small for the end
-// zones of its order (Outcome.EndsTooFew), and no other reason.
-const endsPrefix = "at order λ ="
-
-// sparsePrefix begins every sparseReason (Outcome.Sparse).
-const sparsePrefix = "the outputs are numbers seen"
 
 // resolvable returns a *stat.SparseError for a table of values that barely
 // repeat and have no order to group them by.

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"cmp"
-	"fmt"
 	"math"
 
 	"github.com/dptest/dptest/fixtures"
@@ -12,6 +10,7 @@ import (
 	"github.com/dptest/dptest/internal/renyi"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // EventParts is the number of groups of about equal pooled count into which
@@ -134,7 +133,7 @@ func (c eventCriterion[D]) Screen(seed uint64, p fixtures.Pair[D], st plan.Stage
 		held := true
 		for i, o := range orderings {
 			s := c.screenOrder(o.order, o.held, reverse, o.keys)
-			s.Finding.SparseValues, s.Unresolved = sparse, sparseReason(sparse)
+			s.Finding.SparseValues, s.Reason = sparse, sparseReason(sparse)
 			s.Finding.Gridded = o.order.Gridded
 			held = held && s.MarginHeld
 			if i == 0 {
@@ -304,7 +303,7 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, g stat.Grouping, cp, cq
 		Counts: [2]int64{ep, eq}, Level: alpha,
 		Unbounded:  ep > 0 && eq == 0,
 		MarginHeld: c.marginHeld(cp, cq, n, n, HoldZ),
-		Unresolved: cmp.Or(sparseReason(f.SparseValues), unseen),
+		Reason:     firstReason(sparseReason(f.SparseValues), unseen),
 	}
 }
 
@@ -337,25 +336,21 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, g stat.Grouping, cp, cq
 // left 142 of 200 audits unresolved at a million draws (5 of 8 seeds at
 // four million as at one: the screening grows with the draws), though
 // both datasets draw those integers alike.
-func (c eventCriterion[D]) unseen(f *EventFinding, g stat.Grouping, cp, cq []int64, n int64, alpha float64) string {
+func (c eventCriterion[D]) unseen(f *EventFinding, g stat.Grouping, cp, cq []int64, n int64, alpha float64) verdict.Reason {
 	if f.Groups.Partition != nil || f.Gridded || c.threshold <= 0 {
-		return ""
+		return nil
 	}
 	unmatched := stat.UnmatchedUnlisted(g, cp, cq)
 	if unmatched == 0 {
-		return ""
+		return nil
 	}
 	share := float64(unmatched) / float64(n)
 	if c.measure.Weight > 0 {
 		if !(c.measure.Of(share, numeric.BinomialUpper(0, n, alpha/2)) > (ResolutionFactor-1)*c.threshold) {
-			return ""
+			return nil
 		}
 	} else if !(c.measure.ShownBeside(share, n, alpha, c.threshold) > c.threshold) {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf(unseenPrefix+" %.3g of the draws, %.3g beyond the other dataset's draws of the same values; outputs of one dataset only among them could hide a violation of the claim",
-		float64(cp[g.Unlisted])/float64(n), share)
+	return &verdict.UnseenValues{Share: float64(cp[g.Unlisted]) / float64(n), Unmatched: share}
 }
-
-// unseenPrefix begins every reason of unseen (Outcome.Unseen).
-const unseenPrefix = "values the screening never saw hold"

@@ -99,6 +99,6 @@ func (s *screening[D, F]) decidable() bool {
 	}
 	below := holdTest(s.crit, s.cfg.Run.Threshold)
 	return below != nil && screeningsPass(s.cands, below) && !slices.ContainsFunc(distinctLeading(s.cands, plan.Confirmed), func(i int) bool {
-		return s.cands[i].Screening.Unresolved != ""
+		return s.cands[i].Screening.Reason != nil
 	})
 }

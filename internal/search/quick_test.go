@@ -9,6 +9,7 @@ import (
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/stat"
+	"github.com/dptest/dptest/internal/verdict"
 	"github.com/stretchr/testify/require"
 )
 
@@ -59,7 +60,7 @@ func (s *staged) Screen(seed uint64, p fixtures.Pair[int], st plan.Stage) (xy, y
 	}
 	sc := Score{Estimate: v, StdErr: 1 / math.Sqrt(float64(st.Samples)), Rank: v + float64(p.X)/1e4}
 	if s.unresolvedAtQuick && st.Samples == quickScreening {
-		sc.Unresolved = "too rare at the quick size"
+		sc.Reason = &verdict.RareValues{Share: 1}
 	}
 	rev := sc
 	rev.Rank--

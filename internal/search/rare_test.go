@@ -11,6 +11,7 @@ import (
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // rareValuesOf counts, in a screening of values without an order, the
@@ -27,14 +28,14 @@ func TestRareValuesOfAScreening(t *testing.T) {
 	held := stat.Recounted(order, []int64{985, 2, 5, 7, 1}, []int64{990, 1, 0, 8, 1}, 1000, 1000)
 	r := rareValuesOf(order, held, stat.Pooled(order, held))
 	require.Equal(t, RareValues{Share: 13.0 / 4000, Draws: 2000}, r)
-	require.Empty(t, r.reason(), "under RareShare")
+	require.Nil(t, r.reason(), "under RareShare")
 
 	held = stat.Recounted(order, []int64{973, 2, 5, 7, 13}, []int64{985, 1, 0, 8, 6}, 1000, 1000)
 	r = rareValuesOf(order, held, stat.Pooled(order, held))
 	require.Equal(t, RareValues{Share: 30.0 / 4000, Draws: 2000}, r)
 	held = stat.Recounted(order, []int64{963, 2, 5, 7, 23}, []int64{975, 1, 0, 8, 16}, 1000, 1000)
 	r = rareValuesOf(order, held, stat.Pooled(order, held))
-	require.Equal(t, "values seen fewer than 12 times each in the 2000 draws per side that chose the statistic hold 1.25% of those draws: the statistic ranks values by their counts, which cannot tell the ratios of values that rare apart, so a divergence among them may be averaged away with values of low ratio", r.reason())
+	require.Equal(t, &verdict.RareValues{Count: 12, Draws: 2000, Share: 0.0125}, r.reason())
 
 	part := &stat.Table{NP: order.NP, NQ: order.NQ, Cells: order.Cells, Partition: &stat.Partition{}}
 	require.Zero(t, rareValuesOf(part, part, part))
@@ -71,13 +72,13 @@ func TestRareValuesLeaveTheScreeningUnresolved(t *testing.T) {
 			require.InDelta(t, 0.058, xy.Finding.Rare.Share, 0.005)
 			require.Equal(t, int64(100_000), xy.Finding.Rare.Draws)
 			require.Equal(t, xy.Finding.Rare, yx.Finding.Rare)
-			for _, why := range []string{xy.Unresolved, yx.Unresolved, cx.Unresolved} {
-				require.Contains(t, why, "values seen fewer than 12 times each in the 100000 draws per side that chose the statistic hold ")
+			for _, why := range []verdict.Reason{xy.Reason, yx.Reason, cx.Reason} {
+				require.Equal(t, &verdict.RareValues{Count: 12, Draws: 100_000, Share: xy.Finding.Rare.Share}, why)
 			}
 			continue
 		}
 		require.Zero(t, xy.Finding.Rare.Share)
-		require.Empty(t, xy.Unresolved)
-		require.Empty(t, cx.Unresolved)
+		require.Nil(t, xy.Reason)
+		require.Nil(t, cx.Reason)
 	}
 }

@@ -245,7 +245,7 @@ func (s *screening[D, F]) reference(best Candidate[D, F]) (Score, error) {
 // stands too. It costs one more draw of the confirmation's size per
 // refined pair, and none for outputs the screening resolved.
 func (s *screening[D, F]) refine() error {
-	pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screening.Unresolved != "" })
+	pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screening.Reason != nil })
 	s.refined = pairs
 	return s.rescreen(pairs, "refine", "refined", "refined screening", s.cfg.Confirmation)
 }

@@ -16,13 +16,13 @@ package search
 import (
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // Criterion is what a run of the engine measures on a pair, in both
@@ -87,9 +87,9 @@ type Score struct {
 	// (RenyiFinding.AloneGroup), bounded as one event, not the grouped
 	// statistic's; Estimate and StdErr stay the statistic's.
 	AloneEvent *AloneEvent
-	// Unresolved, if not empty, is why this confirmation cannot show a
-	// claim holds whatever its bound (see [Outcome.Unresolved]).
-	Unresolved string
+	// Reason, if not nil, is why this confirmation cannot show a claim
+	// holds whatever its bound (see [Outcome.Reason]).
+	Reason verdict.Reason
 	// HeldOut and HeldOutStdErr are, for a Rényi screening, the estimate
 	// of its grouped statistic on the held-out half, which did not choose
 	// the groups, and its standard error (both 0 for other criteria):
@@ -260,55 +260,17 @@ type Outcome[D, F any] struct {
 	// Quick is set when the run ended at its quick look
 	// (Config.QuickScreening): violated there, or Held.
 	Quick bool
-	// Unresolved, when the claim is not violated, says why the audit cannot
-	// tell: a confirmation's own reason (Score.Unresolved: values too rare
-	// to screen one by one); more than UnresolvedShare of a confirmed
-	// candidate's order-λ evidence, in either confirmation, in the end
-	// zones beyond the screening's extremes (Score.TailShare), or more than
-	// UnresolvedDependence of it lost without them (Score.TailDependence); or a
-	// Resolution above ResolutionFactor times the threshold.
-	Unresolved string
-	// UnresolvedUnbounded is set when Unresolved is a confirmation's far
-	// outputs of one dataset alone (Score.FarAlone), which more draws at
-	// the same criterion do not resolve.
-	UnresolvedUnbounded bool
-	// Coarse is set when Unresolved is the Resolution above
-	// ResolutionFactor times the threshold (tooCoarse), not another reason;
-	// EventsTooLarge when, moreover, the confirmed events hold so much of
-	// the outputs that no number of draws of them would resolve the claim
-	// (supLimit).
-	Coarse, EventsTooLarge bool
-	// Sparse is set when Unresolved is numbers counted value by value that
-	// the screening saw too few times each (a discrete output of many
-	// values), which more draws resolve only as far as the values repeat.
-	Sparse bool
-	// Rare is set when Unresolved is values without an order, a share of
-	// whose draws the screening that chose the statistic (at the
-	// confirmation's size, where refine screened it again) saw too few
-	// times each to rank (RareShare), which more draws resolve only as
-	// far as the values repeat.
-	Rare bool
-	// Unseen is set when Unresolved is values the screening never saw that
-	// one side drew beyond the other's draws of them (an event
-	// criterion's), which more draws resolve only as far as the values
-	// repeat: the larger screening lists more of them, and more draws
-	// match the rest.
-	Unseen bool
-	// EndsTooFew is set when Unresolved is a confirmation too small for
-	// the end zones of its order: each end needs 2λ² outputs per side,
-	// more than 1/renyi.ZoneFraction of the draws (so at least
-	// renyi.ZoneFraction·2λ² draws per side are needed).
-	EndsTooFew bool
-	// InTails is set when Unresolved is a confirmed candidate's order-λ
-	// evidence beyond the screening's extremes (Score.TailShare,
-	// Score.TailDependence): more draws reach further into that tail,
-	// but slowly.
-	InTails bool
-	// SupLimit is, when Coarse, what the confirmed events resolve on the
-	// claim's scale however many draws confirm them (supLimit; 0 for a
-	// criterion that reads no resolution so): the Resolution falls
-	// towards it, not towards the threshold, as the draws grow.
-	SupLimit float64
+	// Reason, when the claim is not violated, says why the audit cannot
+	// tell, typed by its class (suspect or unresolved): a confirmation's
+	// own reason (Score.Reason: values too rare to screen one by one, far
+	// outputs of one dataset alone); more than UnresolvedShare of a
+	// confirmed candidate's order-λ evidence, in either confirmation, in
+	// the end zones beyond the screening's extremes (Score.TailShare), or
+	// more than UnresolvedDependence of it lost without them
+	// (Score.TailDependence); a Resolution above ResolutionFactor times
+	// the threshold (tooCoarse); or a held-out estimate that contradicts
+	// the confirmations (contradicted).
+	Reason verdict.Reason
 	// Resolution is the smallest true value of the criterion that the
 	// confirmations would have shown above the threshold with probability
 	// about DetectProbability (see [resolution]).
@@ -458,24 +420,15 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Resolution = max(out.Resolution, floor)
 	}
 	if !out.Violated {
-		out.Unresolved, out.UnresolvedUnbounded, out.InTails = unresolved(out.Confirmed)
-		out.Sparse = strings.HasPrefix(out.Unresolved, sparsePrefix)
-		out.Rare = strings.HasPrefix(out.Unresolved, rarePrefix)
-		out.Unseen = strings.HasPrefix(out.Unresolved, unseenPrefix)
-		out.EndsTooFew = strings.HasPrefix(out.Unresolved, endsPrefix)
-		if r := out.Resolution; out.Unresolved == "" && th > 0 && !(r <= ResolutionFactor*th) {
-			out.Unresolved, out.Coarse = tooCoarse(out.Confirmed, cfg.Confirmation.Samples, r, th, math.IsInf(floor, 1), s.crit.Directions(), out.PerConfirm), true
-			limit, share := supLimit(s.crit, out.Confirmed, th)
-			out.SupLimit = limit
-			if !math.IsInf(r, 1) && limit > ResolutionFactor*th {
-				out.Unresolved, out.EventsTooLarge = fmt.Sprintf("the confirmed events hold most outputs (%.0f%% of a side's at the least), where even a loss at the claimed %.4g shows only a level of %.4g or more, more than %g times the claim: at %d draws per side the confirmations tell only values above %.4g", 100*share, th, limit, ResolutionFactor, cfg.Confirmation.Samples, r), true
-			}
+		out.Reason = unresolved(out.Confirmed, cfg.Run.Lambda)
+		if r := out.Resolution; out.Reason == nil && th > 0 && !(r <= ResolutionFactor*th) {
+			out.Reason = tooCoarse(s.crit, out.Confirmed, cfg, r, math.IsInf(floor, 1), out.PerConfirm)
 		}
 	}
-	if !out.Violated && out.Unresolved == "" && cfg.Screening.Samples/2 >= MinContradictionDraws {
-		out.Unresolved = contradicted(s.cands, out.Confirmed, th)
+	if !out.Violated && out.Reason == nil && cfg.Screening.Samples/2 >= MinContradictionDraws {
+		out.Reason = contradicted(s.cands, out.Confirmed, th)
 	}
-	if below := holdTest(s.crit, th); early && !out.Violated && out.Unresolved == "" && below != nil {
+	if below := holdTest(s.crit, th); early && !out.Violated && out.Reason == nil && below != nil {
 		out.Held = held(s.cands, out.Confirmed, below)
 	}
 	for _, c := range out.Confirmed {
@@ -491,41 +444,114 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	return out, nil
 }
 
-// tooCoarse explains why a resolution r above ResolutionFactor times the
-// threshold th, at n draws per side, leaves a pass unresolved. An infinite
-// r is no value the confirmations tell: a claim beyond what any event of
-// n draws can show (beyondFloor); a confirmed event that one dataset
-// alone produced in both confirmations, whose measure may be infinite (a
-// Gaussian-DP level; D_λ) but which no count of the other side's draws
-// bounds from above; one that only one confirmation counted so (a count
-// of 0 gives that confirmation an infinite StdErr, but the other's may
-// show both datasets produce it); or events that can show no value of
-// the measure at all (an event holding every output of its side, on
-// which an ε-DP mechanism's loss is 0 for every finite ε).
-func tooCoarse[D, F any](confirmed []Candidate[D, F], n int, r, th float64, beyondFloor bool, directions [2]string, perConfirm float64) string {
+// tooCoarse is why a resolution r above ResolutionFactor times the
+// threshold leaves a pass unresolved. A finite r: the statistic is too
+// noisy (CoarseResolution), or its events hold so much of the outputs
+// that no number of draws of them would resolve the claim
+// (EventsTooLarge). An infinite r is no value the confirmations tell: a
+// claim beyond what any event of n draws can show (beyondFloor); a
+// confirmed event that one dataset alone produced in both confirmations,
+// whose measure may be infinite (a Gaussian-DP level; D_λ) but which no
+// count of the other side's draws bounds from above (suspect); one that
+// only one confirmation counted so (a count of 0 gives that confirmation
+// an infinite StdErr, but the other's may show both datasets produce
+// it); or events that can show no value of the measure at all (an event
+// holding every output of its side, on which an ε-DP mechanism's loss is
+// 0 for every finite ε).
+func tooCoarse[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], cfg Config[D], r float64, beyondFloor bool, perConfirm float64) verdict.Reason {
+	n, th, run := cfg.Confirmation.Samples, cfg.Run.Threshold, cfg.Run
 	switch {
 	case !math.IsInf(r, 1):
-		why := fmt.Sprintf("at %d draws per side the confirmations tell only values above %.4g from the claimed %.4g (more than %g times it): the statistic is too noisy here to show a violation", n, r, th, ResolutionFactor)
+		limit, share := supLimit(crit, confirmed, th)
+		if limit > ResolutionFactor*th {
+			return &verdict.EventsTooLarge{Claim: th, Limit: limit, Share: share, Samples: n}
+		}
+		why := &verdict.CoarseResolution{Measure: measureName(run), Claim: th, Resolution: r, Samples: n,
+			DrawsNeeded: drawsToResolve(r, max(th, limit), ResolutionFactor*th, n), Instead: insteadOf(run)}
 		if c, ok := widest(confirmed, perConfirm); ok {
-			why += fmt.Sprintf(" (the widest confirmation: %s on X=%v Y=%v)", directions[reverseIndex(c.Reverse)], c.Pair.X, c.Pair.Y)
+			why.Witness = pairText(c.Pair)
 		}
 		return why
 	case beyondFloor:
-		return fmt.Sprintf("at %d draws per side no event's bound can exceed the claimed %.4g, whatever the mechanism: a violation of this claim needs more draws to show", n, th)
+		why := &verdict.ClaimBeyondReach{Measure: measureName(run), Claim: th, Samples: n}
+		if run.Criterion == plan.CriterionGaussian {
+			why.DrawsNeeded, why.Smaller = GaussianFloorDraws(th, perConfirm), "a smaller μ"
+		}
+		return why
 	}
 	for _, c := range confirmed {
 		if a, b := c.Confirmations[0], c.Confirmations[1]; a.Unbounded && b.Unbounded {
-			return fmt.Sprintf("on X=%v Y=%v both confirmations counted their event under one dataset only, never under the other in %d draws: its measure may be infinite, but these counts bound it only to %.4g, under the claimed %.4g, and set it no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n, c.Bound(), th)
+			return &verdict.OneSidedEvent{Witness: pairText(c.Pair), Samples: n, Bound: c.Bound(), Claim: th}
 		}
 	}
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
 			if s.Unbounded && math.IsInf(s.StdErr, 1) {
-				return fmt.Sprintf("on X=%v Y=%v one confirmation counted its event under one dataset only in %d draws (the other confirmation did not), and a count of 0 sets its measure no upper limit, so the audit cannot say what it would have caught", c.Pair.X, c.Pair.Y, n)
+				return &verdict.OneSidedOnce{Witness: pairText(c.Pair), Samples: n}
 			}
 		}
 	}
-	return fmt.Sprintf("at %d draws per side the confirmed statistics cannot show any value of the measure above the claimed %.4g: their events hold every output that one side drew, where a mechanism within any finite claim shows nothing (an ε-DP mechanism's loss there is 0)", n, th)
+	return &verdict.NoMeasurableEvent{Claim: th, Samples: n}
+}
+
+// pairText prints a pair as reasons name it: X=… Y=….
+func pairText[D any](p fixtures.Pair[D]) string { return fmt.Sprintf("X=%v Y=%v", p.X, p.Y) }
+
+// measureName names what a run's claim bounds, for reasons.
+func measureName(r plan.Run) string {
+	switch r.Criterion {
+	case plan.CriterionRenyi:
+		return "D_" + verdict.Num(r.Lambda)
+	case plan.CriterionHockeyStick:
+		return "δ(ε=" + verdict.Num(r.Eps) + ")"
+	case plan.CriterionGaussian:
+		return "μ"
+	case plan.CriterionLocal:
+		return "loss"
+	}
+	return "H_{e^" + verdict.Num(r.Eps) + "}"
+}
+
+// insteadOf names the claims of the same mechanism that resolve at fewer
+// draws than a run's, for a coarse resolution's remedy.
+func insteadOf(r plan.Run) string {
+	switch {
+	case r.CrossCheck:
+		return ""
+	case r.Criterion == plan.CriterionHockeyStick:
+		return "state the mechanism's GDP claim or a low-order RDP claim, which resolve at far fewer draws, where it has one"
+	case r.Criterion == plan.CriterionRenyi:
+		return "a lower order λ needs fewer draws"
+	}
+	return ""
+}
+
+// drawsToResolve is the sample size at which an audit of resolution res
+// at n draws would resolve to target: the resolution's excess over from
+// (the threshold, or what its events resolve at any size) shrinks as
+// 1/√n. It is n where res is within target already, and +Inf where target
+// is not above from.
+func drawsToResolve(res, from, target float64, n int) float64 {
+	excess, want := res-from, target-from
+	switch {
+	case !(res > target):
+		return float64(n)
+	case !(want > 0):
+		return math.Inf(1)
+	}
+	return math.Ceil(float64(n) * (excess / want) * (excess / want))
+}
+
+// GaussianFloorDraws is the least n at which an event's Gaussian-DP bound
+// can exceed μ at all (hockey.Gaussian's Least): the upper bound of a
+// count of 0 at level α/2, 1 − (α/2)^{1/n}, must fall below Φ(−μ/2);
+// +Inf where Φ(−μ/2) is below what a float64 holds (μ ≳ 75).
+func GaussianFloorDraws(mu, alpha float64) float64 {
+	p := numeric.NormalCDF(-mu / 2)
+	if !(p > 0) {
+		return math.Inf(1)
+	}
+	return math.Log(alpha/2) / math.Log1p(-p)
 }
 
 // gap is how far a confirmation's bound may lie below its measure, as the
@@ -598,22 +624,22 @@ const (
 // its last groups: for a pair whose noise is wider on one side the
 // divergence lives there (it can be infinite), and a pass would rest on
 // the weaker of two pieces of evidence.
-func contradicted[D, F any](screened, confirmed []Candidate[D, F], threshold float64) string {
+func contradicted[D, F any](screened, confirmed []Candidate[D, F], threshold float64) verdict.Reason {
 	tails := 0.0
 	for _, c := range confirmed {
 		tails = max(tails, c.Confirmations[0].TailShare, c.Confirmations[1].TailShare)
 	}
 	if tails < TailShareOfContradiction {
-		return ""
+		return nil
 	}
 	z := numeric.UpperNormalQuantile(ContradictionLevel / float64(max(len(screened), 1)))
 	for _, c := range screened {
 		s := c.Screening
 		if s.HeldOutStdErr > 0 && s.HeldOut-z*s.HeldOutStdErr > threshold {
-			return fmt.Sprintf("the screening of X=%v Y=%v estimated %.4g (± %.2g) on draws that did not choose its statistic, above the claimed %.4g, but the confirmations, with %.0f%% of their evidence beyond the most extreme outputs the screening saw, bound the divergence lower: it lies in tails the confirmed statistic lumps together (it may be infinite there)", c.Pair.X, c.Pair.Y, s.HeldOut, s.HeldOutStdErr, threshold, 100*tails)
+			return &verdict.HeldOutExceedance{Witness: pairText(c.Pair), HeldOut: s.HeldOut, StdErr: s.HeldOutStdErr, Claim: threshold, TailShare: tails}
 		}
 	}
-	return ""
+	return nil
 }
 
 // HoldZ is the z of the upper confidence bounds Estimate + HoldZ·StdErr on
@@ -729,21 +755,21 @@ const UnresolvedShare = 0.5
 const UnresolvedDependence = 0.9
 
 // unresolved explains why confirmed candidates cannot tell, or is empty.
-func unresolved[D, F any](confirmed []Candidate[D, F]) (why string, unbounded, tails bool) {
+func unresolved[D, F any](confirmed []Candidate[D, F], lambda float64) verdict.Reason {
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if s.Unresolved != "" {
-				return s.Unresolved, s.FarAlone, false
+			if s.Reason != nil {
+				return s.Reason
 			}
 		}
 		if s := max(c.Confirmations[0].TailShare, c.Confirmations[1].TailShare); s > UnresolvedShare {
-			return fmt.Sprintf("%.0f%% of the order-λ evidence on X=%v Y=%v lies at or beyond the most extreme outputs the screening saw (at the ends of its outputs, or beside a gap in them): the order λ weights a tail that this many draws do not reach", 100*s, c.Pair.X, c.Pair.Y), false, true
+			return &verdict.TailsUnreached{Lambda: lambda, Witness: pairText(c.Pair), Share: s}
 		}
 		if d := max(c.Confirmations[0].TailDependence, c.Confirmations[1].TailDependence); d > UnresolvedDependence {
-			return fmt.Sprintf("the divergence seen on X=%v Y=%v rests on the most extreme outputs drawn (at the ends of the outputs, or beside a gap in them): without them its order-λ evidence falls by %.0f%%, so the order λ weights a tail beyond what this many draws reach", c.Pair.X, c.Pair.Y, 100*d), false, true
+			return &verdict.TailsUnreached{Lambda: lambda, Witness: pairText(c.Pair), Dependence: d}
 		}
 	}
-	return "", false, false
+	return nil
 }
 
 // floored is a criterion whose statistic cannot show a violation below
@@ -756,7 +782,7 @@ type floored interface {
 // ResolutionFactor is how far above the threshold an audit may resolve
 // before it is inconclusive: a pass must mean that a violation of
 // ResolutionFactor times the claim would have been caught.
-const ResolutionFactor = 1.5
+const ResolutionFactor = verdict.ResolutionFactor
 
 // DetectProbability is the probability with which a true value at the
 // resolution is confirmed above the threshold (both confirmations).

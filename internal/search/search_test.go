@@ -13,9 +13,11 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/numeric"
+	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
+	"github.com/dptest/dptest/internal/verdict"
 )
 
 // finding is the fake criteria's finding: the pair it was screened on.
@@ -238,12 +240,16 @@ func TestResolutionDecidesWhetherAPassMeansSomething(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, out.Violated)
 	require.InDelta(t, 9.67, out.Resolution, 0.01)
-	require.Empty(t, out.Unresolved, "9.67 ≤ 1.5·8: the pass stands")
+	require.Nil(t, out.Reason, "9.67 ≤ 1.5·8: the pass stands")
 
 	out, err = Run(f, config(2, inputs(4, 5)))
 	require.NoError(t, err)
 	require.False(t, out.Violated)
-	require.Contains(t, out.Unresolved, "tell only values above 3.665 from the claimed 2")
+	coarse, ok := out.Reason.(*verdict.CoarseResolution)
+	require.True(t, ok, "%T", out.Reason)
+	require.InDelta(t, 3.665, coarse.Resolution, 0.001)
+	require.Equal(t, 2.0, coarse.Claim)
+	require.Equal(t, verdict.Unresolved, coarse.Class())
 }
 
 // coarse is a criterion that cannot resolve its outputs below 1,000 draws
@@ -262,7 +268,7 @@ func (c *coarse) Screen(_ uint64, p fixtures.Pair[int], st plan.Stage) (xy, yx S
 	c.samples = append(c.samples, st.Samples)
 	c.mu.Unlock()
 	if st.Samples < 1000 {
-		s := Screened[finding]{Score{Rank: float64(p.X), Unresolved: "too rare"}, finding{0}}
+		s := Screened[finding]{Score{Rank: float64(p.X), Reason: &verdict.RareValues{Share: 1}}, finding{0}}
 		return s, s, nil
 	}
 	s := Screened[finding]{Score{Estimate: float64(p.X), Rank: float64(p.X)}, finding{p.X}}
@@ -274,7 +280,7 @@ func (*coarse) Confirm(_ uint64, _ fixtures.Pair[int], _ plan.Stage, _ float64, 
 		if f != nil {
 			s := Score{Estimate: float64(f.x), LowerBound: float64(f.x)}
 			if f.x == 0 {
-				s.Unresolved = "too rare"
+				s.Reason = &verdict.RareValues{Share: 1}
 			}
 			*[]*Score{&a, &b}[i] = s
 		}
@@ -295,7 +301,7 @@ func TestRefineScreensUnresolvedLeadersAtFullSize(t *testing.T) {
 	require.Equal(t, 3, out.PairsSearched)
 	require.True(t, out.Violated)
 	require.Equal(t, finding{5}, out.Best.Finding)
-	require.Empty(t, out.Unresolved)
+	require.Nil(t, out.Reason)
 }
 
 // A confirmation whose evidence rests on the end zones leaves a pass
@@ -304,11 +310,9 @@ func TestUnresolvedWhenTheEvidenceRestsOnTheTail(t *testing.T) {
 	cand := func(dependence float64) []Candidate[int, finding] {
 		return []Candidate[int, finding]{{Confirmations: [2]Score{{}, {TailDependence: dependence}}}}
 	}
-	why, _, tails := unresolved(cand(0.95))
-	require.Contains(t, why, "falls by 95%")
-	require.True(t, tails)
-	why, _, _ = unresolved(cand(UnresolvedDependence))
-	require.Empty(t, why)
+	why := unresolved(cand(0.95), 5)
+	require.Equal(t, &verdict.TailsUnreached{Lambda: 5, Witness: "X=0 Y=0", Dependence: 0.95}, why)
+	require.Nil(t, unresolved(cand(UnresolvedDependence), 5))
 }
 
 // sequential is a criterion whose every candidate has the value v, seen by
@@ -427,15 +431,18 @@ func TestContradictedScreeningIsUnresolved(t *testing.T) {
 	out, err := Run(&contradicting{}, cfg)
 	require.NoError(t, err)
 	require.False(t, out.Violated)
-	require.Contains(t, out.Unresolved, "estimated 2 (± 0.1) on draws that did not choose its statistic, above the claimed 1")
+	why, ok := out.Reason.(*verdict.HeldOutExceedance)
+	require.True(t, ok, "%T", out.Reason)
+	require.Equal(t, [3]float64{2, 0.1, 1}, [3]float64{why.HeldOut, why.StdErr, why.Claim})
+	require.Equal(t, verdict.Suspect, why.Class())
 	cfg.Run.Threshold = 1.7
 	out, err = Run(&contradicting{}, cfg)
 	require.NoError(t, err)
-	require.Empty(t, out.Unresolved, "2 − 3.9·0.1 (z at 10⁻⁴/4) is not above 1.7")
+	require.Nil(t, out.Reason, "2 − 3.9·0.1 (z at 10⁻⁴/4) is not above 1.7")
 	cfg.Run.Threshold, cfg.Screening = 1, plan.StageOf(MinContradictionDraws)
 	out, err = Run(&contradicting{}, cfg)
 	require.NoError(t, err)
-	require.Empty(t, out.Unresolved, "a held-out half too small to trust")
+	require.Nil(t, out.Reason, "a held-out half too small to trust")
 }
 
 // sized is a criterion whose screening of pair X = k estimates k in the
@@ -726,31 +733,30 @@ func TestCoarseSaysWhyTheResolutionIsTooLarge(t *testing.T) {
 	cands := func(a, b Score) []Candidate[[]float64, EventFinding] {
 		return []Candidate[[]float64, EventFinding]{{Pair: pair, Confirmations: [2]Score{held, held}}, {Pair: pair, Confirmations: [2]Score{a, b}}}
 	}
-	dirs := [2]string{"D(X‖Y)", "D(Y‖X)"}
-	finite := tooCoarse(cands(held, held), 1000, 0.9, 0.5, false, dirs, 0.001)
-	require.Contains(t, finite, "tell only values above 0.9 from the claimed 0.5")
-	// The widest confirmation names its direction: here the reverse one
+	coarse := func(c []Candidate[[]float64, EventFinding], n int, r, th float64, beyondFloor bool) verdict.Reason {
+		cfg := Config[[]float64]{Run: plan.Run{Criterion: plan.CriterionHockeyStick, Eps: 1, Threshold: th}, Confirmation: plan.StageOf(n)}
+		return tooCoarse[[]float64, EventFinding](nil, c, cfg, r, beyondFloor, 0.001)
+	}
+	finite, ok := coarse(cands(held, held), 1000, 0.9, 0.5, false).(*verdict.CoarseResolution)
+	require.True(t, ok)
+	require.Equal(t, [3]float64{0.9, 0.5, 1000}, [3]float64{finite.Resolution, finite.Claim, float64(finite.Samples)})
+	require.Equal(t, "δ(ε=1)", finite.Measure)
+	require.Equal(t, math.Ceil(1000*(0.4/0.25)*(0.4/0.25)), finite.DrawsNeeded, "the excess over the claim falls as 1/√n")
+	// The widest confirmation names its pair: here the reverse direction
 	// of the second candidate (a bound of 0 on an estimate of 0.1, of
 	// standard error 0.3).
 	wide := []Candidate[[]float64, EventFinding]{
 		{Pair: pair, Confirmations: [2]Score{held, held}},
 		{Pair: fixtures.Pair[[]float64]{X: []float64{2}, Y: []float64{3}}, Reverse: true, Confirmations: [2]Score{{Estimate: 0.1, StdErr: 0.3}, held}},
 	}
-	require.Contains(t, tooCoarse(wide, 1000, 1.2, 0.5, false, dirs, 0.001), "(the widest confirmation: D(Y‖X) on X=[2] Y=[3])")
+	require.Equal(t, "X=[2] Y=[3]", coarse(wide, 1000, 1.2, 0.5, false).(*verdict.CoarseResolution).Witness)
 
-	floor := tooCoarse(cands(held, held), 1000, math.Inf(1), 16, true, dirs, 0.001)
-	require.Contains(t, floor, "at 1000 draws per side no event's bound can exceed the claimed 16")
-
-	both := tooCoarse(cands(alone, alone), 1_000_000, math.Inf(1), 2, false, dirs, 0.001)
-	require.Contains(t, both, "on X=[1] Y=[0] both confirmations counted their event under one dataset only, never under the other in 1000000 draws: its measure may be infinite")
-	require.Contains(t, both, "bound it only to 1.798, under the claimed 2")
-	one := tooCoarse(cands(alone, held), 1_000_000, math.Inf(1), 2, false, dirs, 0.001) // one confirmation alone makes r infinite
-	require.Contains(t, one, "on X=[1] Y=[0] one confirmation counted its event under one dataset only in 1000000 draws (the other confirmation did not)")
-	require.NotContains(t, one, "may be infinite")
-	nothing := tooCoarse(cands(full, full), 1_000_000, math.Inf(1), 2, false, dirs, 0.001)
-	require.Contains(t, nothing, "their events hold every output that one side drew")
-	for _, s := range []string{finite, floor, both, one, nothing} {
-		require.NotContains(t, s, "Inf", s)
+	require.Equal(t, &verdict.ClaimBeyondReach{Measure: "δ(ε=1)", Claim: 16, Samples: 1000}, coarse(cands(held, held), 1000, math.Inf(1), 16, true))
+	require.Equal(t, &verdict.OneSidedEvent{Witness: "X=[1] Y=[0]", Samples: 1_000_000, Bound: 1.798, Claim: 2}, coarse(cands(alone, alone), 1_000_000, math.Inf(1), 2, false))
+	require.Equal(t, &verdict.OneSidedOnce{Witness: "X=[1] Y=[0]", Samples: 1_000_000}, coarse(cands(alone, held), 1_000_000, math.Inf(1), 2, false), "one confirmation alone makes r infinite")
+	require.Equal(t, &verdict.NoMeasurableEvent{Claim: 2, Samples: 1_000_000}, coarse(cands(full, full), 1_000_000, math.Inf(1), 2, false))
+	for _, r := range []verdict.Reason{finite, coarse(cands(alone, alone), 1_000_000, math.Inf(1), 2, false)} {
+		require.NotContains(t, r.Text()+r.Remedy(), "Inf", "no text prints an infinity")
 	}
 }
 
@@ -834,4 +840,27 @@ func TestPairKey(t *testing.T) {
 	require.NotEqual(t, PairKey(fixtures.Pair[string]{X: "a b", Y: "c"}), PairKey(fixtures.Pair[string]{X: "a", Y: "b c"}))
 	require.Equal(t, PairKey(fixtures.Pair[[]float64]{X: []float64{1}}), PairKey(fixtures.Pair[[]float64]{X: []float64{1}}))
 	require.True(t, sameDatasets(Swapped(fixtures.Pair[int]{X: 1, Y: 2}), fixtures.Pair[int]{X: 2, Y: 1}))
+}
+
+// The draws a Gaussian-DP claim needs before any event's bound can exceed
+// it are where hockey.Gaussian's Least stops being infinite.
+func TestGaussianFloorDraws(t *testing.T) {
+	least := hockey.Gaussian().Least
+	for _, mu := range []float64{4, 9, 12} {
+		n := GaussianFloorDraws(mu, 1e-3)
+		require.True(t, math.IsInf(least(mu, int(0.99*n), 1e-3, 0), 1), "μ=%g below %g draws", mu, n)
+		require.False(t, math.IsInf(least(mu, int(1.01*n)+1, 1e-3, 0), 1), "μ=%g above %g draws", mu, n)
+	}
+}
+
+// The draws that resolve a coarse audit: the resolution's excess over
+// the claim, or over what the confirmed events resolve at any size,
+// shrinks as 1/√n.
+func TestDrawsToResolve(t *testing.T) {
+	require.Equal(t, 4_000_000.0, drawsToResolve(2, 1, 1.5, 1_000_000), "(1/0.5)² times the draws")
+	// Events that resolve 1.4 at any size (ε = 1): 1.6 falls towards 1.4
+	// and must reach 1.5: (0.2/0.1)² = 4 times the draws, not 1.44.
+	require.Equal(t, 4_000_000.0, drawsToResolve(1.6, 1.4, 1.5, 1_000_000))
+	require.Equal(t, 1_000_000.0, drawsToResolve(1.2, 1, 1.5, 1_000_000), "resolved already")
+	require.True(t, math.IsInf(drawsToResolve(2, 1.6, 1.5, 1_000_000), 1), "events that never resolve")
 }

@@ -21,7 +21,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -239,8 +238,8 @@ func main() {
 	}
 	re := regexp.MustCompile(*only)
 	fmt.Printf("# approxdp: reps=%d preps=%d GOMAXPROCS=%d %s\n", *reps, *preps, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
-	fmt.Printf("%-40s %9s %9s | %5s %5s %4s %-15s %4s %8s %8s | %6s\n",
-		"case", "claimed", "truth", "n", "viol", "inc", "viol 95% CI", "pass", "med LB/t", "med e/t", "s/aud")
+	fmt.Printf("%-40s %9s %9s | %5s %5s %-15s %4s %5s %5s %8s %8s | %6s\n",
+		"case", "claimed", "truth", "n", "viol", "viol 95% CI", "susp", "unres", "holds", "med LB/t", "med e/t", "s/aud")
 	for _, c := range cases() {
 		if !re.MatchString(c.name) {
 			continue
@@ -249,21 +248,23 @@ func main() {
 		if c.violated {
 			n = *preps
 		}
-		var viol, inc, pass int
+		var viol, susp, unres, holds int
 		var ratios, ests []float64
 		start := time.Now()
 		for i := 0; i < n; i++ {
 			rep, err := c.audit(expstat.RunSeed("approxdp|%s|%d", c.name, i))
-			switch {
-			case errors.Is(err, dptest.ErrInconclusive):
-				inc++
-			case err != nil:
+			switch rep.Verdict {
+			case dptest.Suspect:
+				susp++
+			case dptest.Unresolved:
+				unres++
+			case dptest.Violated:
+				viol++
+			case dptest.Holds:
+				holds++
+			default:
 				fmt.Fprintln(os.Stderr, "error:", err)
 				continue
-			case rep.Violated:
-				viol++
-			default:
-				pass++
 			}
 			if err == nil {
 				ratios = append(ratios, rep.LowerBound/c.truth)
@@ -271,8 +272,8 @@ func main() {
 			}
 		}
 		lo, hi := expstat.ClopperPearson(viol, n)
-		fmt.Printf("%-40s %9.4g %9.4g | %5d %5d %4d [%.4f,%.4f] %4d %8.3f %8.3f | %6.2f\n",
-			c.name, c.claimed, c.truth, n, viol, inc, lo, hi, pass, median(ratios), median(ests), time.Since(start).Seconds()/float64(n))
+		fmt.Printf("%-40s %9.4g %9.4g | %5d %5d [%.4f,%.4f] %4d %5d %5d %8.3f %8.3f | %6.2f\n",
+			c.name, c.claimed, c.truth, n, viol, lo, hi, susp, unres, holds, median(ratios), median(ests), time.Since(start).Seconds()/float64(n))
 	}
 	fmt.Println(expstat.PeakRSS())
 }

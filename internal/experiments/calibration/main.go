@@ -131,7 +131,7 @@ func runOne(m mechanism, lambda float64, run int, base uint64, samples int) (rec
 			return record{}, err
 		}
 		// An inconclusive audit is no false failure.
-		r.violated = append(r.violated, err == nil && rep.Violated)
+		r.violated = append(r.violated, err == nil && (rep.Verdict == dptest.Violated))
 		if c == dptest.DefaultConfidence {
 			r.inconclusive, r.seconds = err != nil, time.Since(t0).Seconds()
 			r.lbRatio, r.estRatio = rep.LowerBound/claim, rep.Estimate/claim

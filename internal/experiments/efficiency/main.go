@@ -162,7 +162,7 @@ func row(name string, factor, truth float64, audit func(seed uint64) (dptest.Rep
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "error:", name, err)
 		return
-	case rep.Violated:
+	case (rep.Verdict == dptest.Violated):
 		verdict = "V"
 	}
 	fmt.Printf("%-28s %7g %10.4g %10.4g | %s %12d %8.2f %8.3f\n", name, factor, factor*truth, truth, verdict, rep.Calls, time.Since(start).Seconds(), rep.LowerBound/truth)

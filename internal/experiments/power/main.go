@@ -171,14 +171,14 @@ func measure(c config, name string, opts []dptest.Option, runs int, base uint64,
 			r.inconclusive++ // not detected, not passed: counted apart
 			continue
 		}
-		if rep.Violated {
+		if rep.Verdict == dptest.Violated {
 			r.detected++
 		}
 		r.lbRatio = append(r.lbRatio, rep.LowerBound/c.claim)
 		w := fmt.Sprintf("X=%v Y=%v %s", rep.Witness.(fixtures.Pair[[]float64]).X, rep.Witness.(fixtures.Pair[[]float64]).Y, rep.Direction)
 		r.witnesses[w]++
 		if verbose {
-			fmt.Printf("  %s run %d seed %d: violated=%v LB/claim=%.4g est/claim=%.4g %s\n", name, i, rep.Seed, rep.Violated, rep.LowerBound/c.claim, rep.Estimate/c.claim, w)
+			fmt.Printf("  %s run %d seed %d: violated=%v LB/claim=%.4g est/claim=%.4g %s\n", name, i, rep.Seed, (rep.Verdict == dptest.Violated), rep.LowerBound/c.claim, rep.Estimate/c.claim, w)
 		}
 		if done := i + 1; done%10 == 0 || done == runs {
 			fmt.Fprintf(os.Stderr, "%s %s: %d/%d runs, %d detected, %.2f s/run\n",

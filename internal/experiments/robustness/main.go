@@ -33,7 +33,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -46,34 +45,41 @@ import (
 )
 
 type tally struct {
-	runs, violated, inconclusive, passed, errs int
-	named                                      int       // passes whose success line names an output of one dataset alone
-	ratios                                     []float64 // LowerBound/truth
-	seconds                                    float64
-	violatedClaims                             bool // the claims audited are below the truth
+	runs, holds, unresolved, suspect, violated, errs int
+	wrongHolds                                       int       // holds whose resolution lies below the truth
+	named                                            int       // holds whose details name an output of one dataset alone
+	ratios                                           []float64 // LowerBound/truth
+	seconds                                          float64
+	violatedClaims                                   bool // the claims audited are below the truth
 }
 
 func (t *tally) add(rep dptest.Report, err error, truth float64, elapsed time.Duration) {
 	t.runs++
 	t.seconds += elapsed.Seconds()
-	switch {
-	case errors.Is(err, dptest.ErrInconclusive):
-		t.inconclusive++
-	case err != nil:
-		t.errs++
-		fmt.Fprintln(os.Stderr, "error:", err)
-	case rep.Violated:
-		t.violated++
-	default:
-		t.passed++
-		if rep.Alone != nil {
+	switch rep.Verdict {
+	case dptest.Holds:
+		t.holds++
+		if rep.Details.Alone != nil {
 			t.named++
 		}
+		if truth > rep.Resolution {
+			t.wrongHolds++
+		}
+	case dptest.Unresolved:
+		t.unresolved++
+	case dptest.Suspect:
+		t.suspect++
+	case dptest.Violated:
+		t.violated++
+	default:
+		t.errs++
+		fmt.Fprintln(os.Stderr, "error:", err)
 	}
 	if err == nil && !math.IsInf(truth, 1) {
 		t.ratios = append(t.ratios, rep.LowerBound/truth)
 	}
-	if *showUnexpected && err == nil && rep.Violated != t.violatedClaims {
+	wrong := rep.Verdict == dptest.Violated && !t.violatedClaims || rep.Verdict == dptest.Holds && t.violatedClaims
+	if *showUnexpected && (wrong || !t.violatedClaims && rep.Verdict == dptest.Suspect) {
 		fmt.Fprintf(os.Stderr, "unexpected (truth %.4g): %s\n", truth, rep)
 	}
 }
@@ -95,7 +101,7 @@ func main() {
 	if *skip != "" {
 		skipRe = regexp.MustCompile(*skip)
 	}
-	fmt.Printf("%-12s %-34s %9s | %-28s | %-26s | %6s\n", "family", "shape", "truth", "claim=truth: n viol inc med(LB/t)", "claim=truth/1.5: n det inc PASS", "s/aud")
+	fmt.Printf("%-12s %-34s %9s | %-37s | %-37s | %6s\n", "family", "shape", "truth", "claim=truth: n hold unres susp viol med", "claim=truth/1.5: n viol susp unres hold(wrong)", "s/aud")
 	var all [2]tally
 	for _, s := range shapes() {
 		if key := s.family + " " + s.name; !re.MatchString(key) || (skipRe != nil && skipRe.MatchString(key)) {
@@ -122,14 +128,14 @@ func main() {
 		if len(ok.ratios) > 0 {
 			med = expstat.Median(ok.ratios)
 		}
-		fmt.Printf("%-12s %-34s %9.4g | %4d %4d %4d %8.3f      | %4d %4d %4d %4d           | %6.2f\n",
-			s.family, s.name, s.truth, ok.runs, ok.violated, ok.inconclusive, med,
-			bad.runs, bad.violated, bad.inconclusive, bad.passed, (ok.seconds+bad.seconds)/float64(max(ok.runs+bad.runs, 1)))
+		fmt.Printf("%-12s %-34s %9.4g | %4d %4d %5d %4d %4d %8.3f | %4d %4d %4d %5d %4d(%d)      | %6.2f\n",
+			s.family, s.name, s.truth, ok.runs, ok.holds, ok.unresolved, ok.suspect, ok.violated, med,
+			bad.runs, bad.violated, bad.suspect, bad.unresolved, bad.holds, bad.wrongHolds, (ok.seconds+bad.seconds)/float64(max(ok.runs+bad.runs, 1)))
 		if ok.named > 0 {
-			fmt.Printf("    %d of the %d passes of the correct claims name an output one dataset alone produced\n", ok.named, ok.passed)
+			fmt.Printf("    %d of the %d holds of the correct claims name an output one dataset alone produced\n", ok.named, ok.holds)
 		}
 		if bad.named > 0 {
-			fmt.Printf("    %d of the %d passes of the violated claims name the output one dataset alone produced\n", bad.named, bad.passed)
+			fmt.Printf("    %d of the %d holds of the violated claims name the output one dataset alone produced\n", bad.named, bad.holds)
 		}
 		if ok.errs+bad.errs > 0 {
 			fmt.Printf("    %d audits ended in an error (see stderr)\n", ok.errs+bad.errs)
@@ -137,18 +143,20 @@ func main() {
 		all[0].merge(ok)
 		all[1].merge(bad)
 	}
-	fmt.Printf("\ncorrect claims: %d audits, %d false failures, %d inconclusive (%.1f%%), %d passes naming an output of one dataset alone\n",
-		all[0].runs, all[0].violated, all[0].inconclusive, 100*float64(all[0].inconclusive)/float64(max(all[0].runs, 1)), all[0].named)
-	fmt.Printf("1.5× violations: %d audits, %d detected, %d inconclusive, %d passed silently, %d passed naming an output of one dataset alone\n",
-		all[1].runs, all[1].violated, all[1].inconclusive, all[1].passed-all[1].named, all[1].named)
+	fmt.Printf("\ncorrect claims: %d audits: %d holds, %d unresolved (%.1f%%), %d suspect, %d violated (false failures)\n",
+		all[0].runs, all[0].holds, all[0].unresolved, 100*float64(all[0].unresolved)/float64(max(all[0].runs, 1)), all[0].suspect, all[0].violated)
+	fmt.Printf("1.5× violations: %d audits: %d violated, %d suspect, %d unresolved, %d holds (%d of them with a resolution below the truth: wrong)\n",
+		all[1].runs, all[1].violated, all[1].suspect, all[1].unresolved, all[1].holds, all[1].wrongHolds)
 	fmt.Println(expstat.PeakRSS())
 }
 
 func (t *tally) merge(o tally) {
 	t.runs += o.runs
+	t.holds += o.holds
+	t.unresolved += o.unresolved
+	t.suspect += o.suspect
 	t.violated += o.violated
-	t.inconclusive += o.inconclusive
-	t.passed += o.passed
+	t.wrongHolds += o.wrongHolds
 	t.named += o.named
 	t.errs += o.errs
 }

@@ -196,7 +196,7 @@ func (c cell) run(n, runs int, tester *dptest.Tester, each bool) row {
 		case err != nil:
 			r.failed++
 			fmt.Fprintf(os.Stderr, "table1: %s %s ε=%g n=%d run %d: %v\n", name, c.mech, c.eps, n, i, err)
-		case rep.Violated:
+		case (rep.Verdict == dptest.Violated):
 			r.detected++
 		}
 		if err == nil || inc != nil {
@@ -206,7 +206,7 @@ func (c cell) run(n, runs int, tester *dptest.Tester, each bool) row {
 			r.secs = append(r.secs, secs)
 		}
 		if each {
-			fmt.Fprintf(os.Stderr, "audit %s %s ε=%g n=%d #%d: violated=%v err=%v LB=%.4g res=%.4g %.1fs\n", name, c.mech, c.eps, n, i, rep.Violated, err, rep.LowerBound, rep.Resolution, secs)
+			fmt.Fprintf(os.Stderr, "audit %s %s ε=%g n=%d #%d: violated=%v err=%v LB=%.4g res=%.4g %.1fs\n", name, c.mech, c.eps, n, i, (rep.Verdict == dptest.Violated), err, rep.LowerBound, rep.Resolution, secs)
 		}
 	}
 	return r

@@ -149,13 +149,13 @@ func finderOf(kind, box string, trials int) dptest.Option {
 // not; and the 50-trial audit's report.
 func trialsToFind(r row, kind string, seed uint64) (int, dptest.Report, error) {
 	full, err := r.audit(finderOf(kind, r.box, maxTrials), seed)
-	if !full.Violated {
+	if !(full.Verdict == dptest.Violated) {
 		return maxTrials, full, err
 	}
 	lo, hi := 0, maxTrials // hi's audit is violated, lo's is not (0: no trials)
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		if rep, _ := r.audit(finderOf(kind, r.box, mid), seed); rep.Violated {
+		if rep, _ := r.audit(finderOf(kind, r.box, mid), seed); rep.Verdict == dptest.Violated {
 			hi = mid
 		} else {
 			lo = mid
@@ -191,13 +191,13 @@ func main() {
 				if err != nil && !errorsIsInconclusive(err) {
 					fmt.Fprintf(os.Stderr, "table2: %s %s run %d: %v\n", r.name, kind, i, err)
 				}
-				if rep.Violated {
+				if rep.Verdict == dptest.Violated {
 					detected++
 				}
 				found = append(found, float64(t))
-				screened = append(screened, float64(rep.Trials))
+				screened = append(screened, float64(rep.Details.Trials))
 				if *each {
-					fmt.Fprintf(os.Stderr, "audit %s %s #%d: violated=%v found at %d trials, screened %d err=%v\n", r.name, kind, i, rep.Violated, t, rep.Trials, err)
+					fmt.Fprintf(os.Stderr, "audit %s %s #%d: violated=%v found at %d trials, screened %d err=%v\n", r.name, kind, i, (rep.Verdict == dptest.Violated), t, rep.Details.Trials, err)
 				}
 			}
 			p := published[kind][strings.TrimSuffix(r.name, " RDP")]

@@ -269,7 +269,7 @@ func run(c claim, first, n int, each bool, opts []dptest.Option) {
 		t0 := time.Now()
 		rep, err := c.audit(expstat.RunSeed("vectors|%s|%d", c.name, i), opts...)
 		if each {
-			fmt.Fprintf(os.Stderr, "audit %s #%d: violated=%v err=%v LB/t=%.4f %.1fs\n", c.name, i, rep.Violated, err, rep.LowerBound/c.truth, time.Since(t0).Seconds())
+			fmt.Fprintf(os.Stderr, "audit %s #%d: violated=%v err=%v LB/t=%.4f %.1fs\n", c.name, i, (rep.Verdict == dptest.Violated), err, rep.LowerBound/c.truth, time.Since(t0).Seconds())
 		}
 		switch {
 		case errors.Is(err, dptest.ErrInconclusive):
@@ -277,7 +277,7 @@ func run(c claim, first, n int, each bool, opts []dptest.Option) {
 		case err != nil:
 			fmt.Fprintln(os.Stderr, "error:", c.name, err)
 			continue
-		case rep.Violated:
+		case (rep.Verdict == dptest.Violated):
 			viol++
 		default:
 			pass++
@@ -286,7 +286,7 @@ func run(c claim, first, n int, each bool, opts []dptest.Option) {
 			ratios = append(ratios, rep.LowerBound/c.truth)
 			vsClaim = append(vsClaim, rep.LowerBound/c.claimed)
 			ests = append(ests, rep.Estimate/c.truth)
-			kinds[scoreKind(rep.Score)]++
+			kinds[scoreKind(rep.Details.Score)]++
 		}
 	}
 	lo, hi := expstat.ClopperPearson(viol, n)
@@ -331,10 +331,10 @@ func showCanary(opts []dptest.Option) {
 		seed := expstat.RunSeed("vectors canary|%d", i)
 		rep, err := dptest.AuditRDP(m, 2, g.RDP(2), withSeed(seed, opts)...)
 		fmt.Printf("RDP λ=2 seed %d: err=%v LB/truth %.3f estimate/truth %.3f, %d pairs searched, %s calls\n  witness %v %s\n  score: %s\n",
-			seed, err, rep.LowerBound/g.RDP(2), rep.Estimate/g.RDP(2), rep.PairsSearched, fmt.Sprint(rep.Calls), rep.Witness, rep.Direction, rep.Score)
+			seed, err, rep.LowerBound/g.RDP(2), rep.Estimate/g.RDP(2), rep.Details.PairsSearched, fmt.Sprint(rep.Calls), rep.Witness, rep.Direction, rep.Details.Score)
 		rep, err = dptest.AuditGDP(m, g.Mu(), withSeed(seed, opts)...)
 		fmt.Printf("GDP seed %d: err=%v LB/μ %.3f estimate/μ %.3f\n  witness %v\n  score: %s\n",
-			seed, err, rep.LowerBound/g.Mu(), rep.Estimate/g.Mu(), rep.Witness, rep.Score)
+			seed, err, rep.LowerBound/g.Mu(), rep.Estimate/g.Mu(), rep.Witness, rep.Details.Score)
 	}
 }
 
