@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/fixtures"
+	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
 	"github.com/dptest/dptest/internal/numeric"
-	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/stat"
