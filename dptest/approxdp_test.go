@@ -509,7 +509,7 @@ func TestGDPOnIntegersTheScreeningNeverSaw(t *testing.T) {
 		}
 		require.ErrorIs(t, err, dptest.ErrSuspect, "ratio %g", ratio)
 		require.Equal(t, dptest.Suspect, rep.Verdict, "ratio %g", ratio)
-		var why *dptest.UnseenValues
+		var why *dptest.UnmatchedValues
 		require.ErrorAs(t, err, &why, "ratio %g", ratio)
 		require.Positive(t, why.Unmatched, "ratio %g: draws beyond the other dataset's draws of the same values", ratio)
 		require.LessOrEqual(t, why.Unmatched, why.Share, "ratio %g", ratio)
@@ -695,7 +695,7 @@ func requireUnseenUniques(t *testing.T, rep dptest.Report, err error) {
 	t.Helper()
 	require.ErrorIs(t, err, dptest.ErrSuspect, "%s", rep)
 	require.Equal(t, dptest.Suspect, rep.Verdict)
-	var why *dptest.UnseenValues
+	var why *dptest.UnmatchedValues
 	require.ErrorAs(t, err, &why)
 	require.InDelta(t, 0.03, why.Share, 0.003)
 	require.Equal(t, why.Share, why.Unmatched, "no unseen value was drawn by both datasets")

@@ -131,6 +131,9 @@ type (
 	Stopped = verdict.Stopped
 	// BudgetTooSmall: the Within budget cannot fit the smallest audit.
 	BudgetTooSmall = verdict.BudgetTooSmall
+	// UnseenValues: values the screening never saw hold draws of one
+	// side beyond the other's draws of them.
+	UnseenValues = verdict.UnseenValues
 	// TesterCannotHold: DP-Auditorium's testers found no violation, and
 	// cannot show a claim holds.
 	TesterCannotHold = verdict.TesterCannotHold
@@ -153,7 +156,7 @@ type (
 	OutputOfOneDataset = verdict.OutputOfOneDataset
 	// BlindOutputs: outputs without an order that barely repeat.
 	BlindOutputs = verdict.BlindOutputs
-	// UnseenValues: values the screening never saw hold draws of one
-	// side beyond the other's draws of them.
-	UnseenValues = verdict.UnseenValues
+	// UnmatchedValues: values the screening never saw hold draws of one
+	// side beyond the other's, enough alone to exceed the claim.
+	UnmatchedValues = verdict.UnmatchedValues
 )

@@ -231,10 +231,9 @@ func (r *RareValues) Remedy() string {
 
 // UnseenValues: values the screening never saw hold draws of one side
 // beyond the other's draws of the same values, a share that could hide a
-// violation. Values that repeat show one side's excess; values that
-// never repeat leave the audit blind there. Either is suspect.
+// violation beside the claim.
 type UnseenValues struct {
-	suspect
+	unresolved
 	Share, Unmatched float64
 }
 
@@ -248,6 +247,28 @@ func (r *UnseenValues) Text() string {
 // Remedy names more samples, and outputs that can be counted.
 func (r *UnseenValues) Remedy() string {
 	return "more samples (" + samplesFlag + ") list more of those values; values drawn once each are never listed: reduce such outputs to a few categories"
+}
+
+// UnmatchedValues: values the screening never saw hold draws of one side
+// beyond the other's draws of the same values, in a share that alone
+// would show the measure above ResolutionFactor times the claim. Values
+// that repeat show one side's excess; values that never repeat leave the
+// audit blind there.
+type UnmatchedValues struct {
+	suspect
+	Share, Unmatched float64
+}
+
+func (r *UnmatchedValues) Error() string { return r.Text() }
+
+// Text states the shares.
+func (r *UnmatchedValues) Text() string {
+	return fmt.Sprintf("values the screening never saw hold %.3g of the draws, %.3g beyond the other dataset's draws of them: enough alone to exceed the claim", r.Share, r.Unmatched)
+}
+
+// Remedy names more samples, and outputs that can be counted.
+func (r *UnmatchedValues) Remedy() string {
+	return (&UnseenValues{}).Remedy()
 }
 
 // Stopped: the audit ended before it could decide.
