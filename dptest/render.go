@@ -44,7 +44,11 @@ func (r Report) holdsLine() string {
 	if res := r.resolutionText(); res != "" {
 		tail += ", resolution " + res
 	}
-	if r.Reach > 0 {
+	switch {
+	case r.Reach >= 1:
+		// No output of one dataset alone, however frequent, would show.
+		tail += ", reach none"
+	case r.Reach > 0:
 		tail += ", reach 1/" + roughly(1/r.Reach)
 	}
 	tail += ", " + r.costText()

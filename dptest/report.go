@@ -40,8 +40,8 @@ type Report struct {
 	Resolution float64 `json:"resolution"`
 	// Reach is the rate of the rarest output of one dataset alone that
 	// the audit would have seen with 90% power, on the pairs screened in
-	// full: 10⁻⁴ means one draw in 10,000. Rarer outputs may go unseen.
-	// Zero where the audit ran no screening.
+	// full: 10⁻⁴ means one draw in 10,000. Rarer outputs may go unseen; 1
+	// means none would show. Zero where the audit ran no screening.
 	Reach float64 `json:"reach"`
 	// Witness is the fixtures.Pair[D] of the bound; [WitnessOf] returns
 	// it typed. Direction names the divergence measured on it.
@@ -546,7 +546,12 @@ func (r Report) dpReach() float64 {
 		}
 		each := math.Cbrt(search.DetectProbability)
 		zBeta := numeric.UpperNormalQuantile(1 - each)
-		least := hockey.HockeyStick(r.Claim.Value).Least(0, r.Details.Settings.Samples, run.PerConfirmation, zBeta)
+		n, level := r.Details.Settings.Samples, run.PerConfirmation
+		if c, ok := r.hockeyCheck(); ok && c.Details.Samples > 0 && c.Details.PerConfirmation > 0 {
+			// The draws and level of the look that decided it.
+			n, level = c.Details.Samples, c.Details.PerConfirmation
+		}
+		least := hockey.HockeyStick(r.Claim.Value).Least(0, n, level, zBeta)
 		screening := r.Details.Settings.ScreeningSamples
 		if r.hockeyQuick() {
 			screening = r.Details.Settings.QuickScreeningSamples
@@ -591,6 +596,17 @@ func (r Report) hockeyScore() string {
 		}
 	}
 	return ""
+}
+
+// hockeyCheck returns the hockey-stick cross-check of a DP claim, if it
+// ran.
+func (r Report) hockeyCheck() (Report, bool) {
+	for _, c := range r.Details.CrossChecks {
+		if c.Claim.Kind == plan.KindApproxDP && c.Details.Tester == "" {
+			return c, true
+		}
+	}
+	return Report{}, false
 }
 
 // hockeyQuick reports whether the hockey-stick cross-check of a DP
