@@ -114,10 +114,11 @@
 // screened one trial at a time, each screening's rank fed back. They only
 // choose what is screened, so the false-failure bound is unchanged.
 //
-// # Inconclusive
+// # Verdicts
 //
-// A claim that is not violated passes only if the audit could have seen a
-// violation: the success line states the resolution (the smallest value
+// An audit ends [Holds], [Violated], [Suspect] or [Unresolved]
+// ([Report.Verdict]). A claim that is not violated holds only if the
+// audit could have seen a violation: the holds line states the resolution (the smallest value
 // of the confirmed statistic the confirmations would have caught with
 // probability about 90%: for a pure-DP claim, the loss averaged over its
 // event's outputs, which a narrower peak can exceed),

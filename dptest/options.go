@@ -166,15 +166,15 @@ func Parallelism(n int) Option {
 // Within gives the audit a time budget d: it measures the mechanism's
 // speed on its first calls (the replay check), plans the largest sample
 // size (at most the planned one) whose calls fit in 80% of what is left of
-// d, and ends by d. An audit that cannot decide in d ends inconclusive,
-// never passed; one whose budget cannot fit Samples' minimum ends so at
+// d, and ends by d. An audit that cannot decide in d ends unresolved
+// ([Stopped]), never passed; one whose budget cannot fit Samples' minimum ends so at
 // once, saying what it would need. The chosen size is in the report's
 // Settings and its reproduce line (-dptest.samples), so the verdict
 // replays on any machine: given on the command line (or as
 // DPTEST_SAMPLES), -dptest.samples pins the size of an audit with a budget
 // (it is not refitted, and it outranks a Samples option, which is
 // otherwise the most Within may choose); the budget still ends the audit,
-// inconclusive, if that size does not fit. Outside a test, the replay is
+// unresolved, if that size does not fit. Outside a test, the replay is
 // Samples at the chosen size in place of Within.
 // The plan assumes the calls run one at a time, or, with
 // [Parallelism](n), n at a time (a mechanism that waits); a mechanism
@@ -225,7 +225,7 @@ func Strict() Option {
 	return option{"Strict", auditKinds, func(o *options) { o.settings.Strict = true }}
 }
 
-// Context ends the audit when ctx is done, with an inconclusive error and
+// Context ends the audit when ctx is done, unresolved ([Stopped]), with
 // the report so far. Require*, Check* and Make* also stop before the
 // test's deadline (go test -timeout) on their own.
 func Context(ctx context.Context) Option {

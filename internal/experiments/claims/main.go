@@ -141,6 +141,18 @@ func claims() []claim {
 		dp("bug: Laplace at sensitivity 2 claimed ε=1", false, sens2, 1),
 		dp("bug: no noise when a count is 0, 1-DP", false, noZeroNoise, 1),
 		{"bug: randomized response at e^2 claimed 1-DP", false, func(s uint64) (dptest.Report, error) { return dptest.AuditDP(rr, 1, seeded(s)...) }},
+		// The same kinds at other parameters.
+		approx("more: Gaussian, classic σ, (0.1, 1e-5)", true, gaussian(classicSigma(0.1, 1e-5)), 0.1, 1e-5),
+		approx("more: Gaussian, classic σ, (3, 1e-7)", true, gaussian(classicSigma(3, 1e-7)), 3, 1e-7),
+		approx("more: Laplace b=2, (0.5, 1e-8)", true, dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return sum(x) + laplace(r, 2) }), 0.5, 1e-8),
+		rdp("more: Gaussian σ=3, RDP λ=16", true, gaussian(3), 16, 16.0/18),
+		rdp("more: Gaussian σ=1, RDP λ=128", true, gaussian(1), 128, 64),
+		gdp("more: Gaussian σ=4, 0.25-GDP", true, gaussian(4), 0.25),
+		dp("more: Laplace b=4, 0.25-DP", true, dptest.Continuous(func(r *rand.Rand, x []float64) float64 { return sum(x) + laplace(r, 4) }), 0.25),
+		approx("more bug: Gaussian σ=2 claimed (0.5, 1e-5)", false, gaussian(2), 0.5, 1e-5),
+		gdp("more bug: Gaussian σ=2, factor 2 forgotten, claimed 0.5-GDP", false, gaussian(math.Sqrt2), 0.5),
+		dp("more bug: Laplace b=1 claimed 0.5-DP", false, lap1, 0.5),
+		rdp("more bug: Gaussian σ=3, RDP λ=4 at half its truth", false, gaussian(3), 4, 4.0/18/2),
 	}
 }
 
