@@ -530,15 +530,15 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	}
 	rep.Details.Searched = describePairs(in)
 	cfg := search.Config[D]{
-		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
+		Run: r, Screening: p.Screening, FirstScreening: p.FirstScreening, Confirmation: p.Confirmation,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
 	}
 	if f := cs.finder; f != nil {
 		cfg.NewFinder = func() search.Finder[D] { return f.forRun(r.Seed) }
 		cfg.Trials = f.trials
 	}
-	cfg.Early = earlyLook(p)
-	if cfg.Early.Samples > 0 && r.Deepens() {
+	cfg.Looks, cfg.Audition = looksOf(p), p.EarlyConfirmation
+	if len(cfg.Looks) > 0 && r.Deepens() {
 		cfg.Deep = p.Deep
 	}
 	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation
@@ -579,13 +579,14 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	return err
 }
 
-// earlyLook is the stage of a run's early look: the plan's, except for a
-// data-centric audit, which measures a level rather than testing a claim.
-func earlyLook(p plan.Plan) plan.Stage {
+// looksOf is a run's looks before the planned confirmation: the plan's,
+// except for a data-centric audit, which measures a level rather than
+// testing a claim.
+func looksOf(p plan.Plan) []plan.Stage {
 	if p.Claim.Kind == plan.KindDataCentric {
-		return plan.Stage{}
+		return nil
 	}
-	return p.EarlyConfirmation
+	return p.Looks
 }
 
 // runRenyi runs the Rényi criterion: an RDP claim's audit, or the order-2

@@ -274,8 +274,10 @@ type Details struct {
 // Settings are the settings an audit ran with: the options, the flags, the
 // environment and the defaults, resolved.
 type Settings struct {
-	Samples      int // confirming outputs per side
-	EarlySamples int // of the sequential confirmation's early look; 0 for none
+	Samples int // confirming outputs per side
+	// Looks are the draws per side of the sequential confirmation's looks
+	// before the planned one, smallest first.
+	Looks []int
 	// QuickScreeningSamples and QuickSamples are the quick look's
 	// screening and confirming draws per side; 0 for none.
 	QuickScreeningSamples, QuickSamples int
@@ -310,10 +312,10 @@ type Run struct {
 	Threshold       float64 // the value the criterion must not exceed
 	Alpha           float64 // the run's share of the false-failure budget
 	PerConfirmation float64 // the level of each confirmation at the planned size (see Report.Confirmed)
-	// EarlyPerConfirmation and QuickPerConfirmation are the levels of each
-	// confirmation at the early look and at the quick look (Quick); 0
-	// where the audit has no such look.
-	EarlyPerConfirmation, QuickPerConfirmation float64
+	// LookPerConfirmation and QuickPerConfirmation are the levels of each
+	// confirmation at a look before the planned one and at the quick look
+	// (Quick); 0 where the audit has no such look.
+	LookPerConfirmation, QuickPerConfirmation float64
 }
 
 func settingsOf(p plan.Plan) Settings {
@@ -323,7 +325,9 @@ func settingsOf(p plan.Plan) Settings {
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 		Verbose: p.Verbose, Strict: p.Strict,
 	}
-	s.EarlySamples = p.EarlyConfirmation.Samples
+	for _, l := range looksOf(p) {
+		s.Looks = append(s.Looks, l.Samples)
+	}
 	s.QuickScreeningSamples, s.QuickSamples = p.Quick.Samples, p.QuickConfirmation.Samples
 	for _, r := range p.Runs {
 		run := Run{Criterion: r.Criterion, Lambda: r.Lambda, Threshold: r.Threshold, Alpha: r.Alpha}
@@ -333,9 +337,9 @@ func settingsOf(p plan.Plan) Settings {
 			run.QuickPerConfirmation = share(plan.QuickLookShare)
 			full = 1 - plan.QuickLookShare
 		}
-		if earlyLook(p).Samples > 0 {
-			run.EarlyPerConfirmation = share(full * plan.EarlyLookShare)
-			full *= 1 - plan.EarlyLookShare
+		if looks := len(looksOf(p)); looks > 0 {
+			run.LookPerConfirmation = share(full * plan.LookShare)
+			full *= 1 - plan.LookShare*float64(looks)
 		}
 		run.PerConfirmation = share(full)
 		s.Runs = append(s.Runs, run)
@@ -689,7 +693,7 @@ func (r Report) holdsDetail() string {
 	}
 	samples := thousands(r.Details.Samples) + " samples per side"
 	if r.Details.EarlyLook {
-		samples += fmt.Sprintf(" (the early look: every upper bound under %s of the claim)", percent(plan.HoldShare))
+		samples += " (a look before the planned one)"
 	}
 	if r.Details.QuickLook {
 		samples += fmt.Sprintf(" (the quick look, screened on %s draws per side: every upper bound under %s of the claim)", thousands(r.Details.Settings.QuickScreeningSamples), percent(plan.HoldShare))

@@ -50,12 +50,18 @@ type Plan struct {
 	SeedFrom string
 	// Confidence is 1 − α: a claim that holds fails with probability at
 	// most α, split over Runs.
-	Confidence   float64
-	Screening    Stage
-	Confirmation Stage
-	// EarlyConfirmation is the stage of the sequential confirmation's
-	// early look; see EarlyConfirmation.
+	Confidence float64
+	Screening  Stage
+	// FirstScreening is the stage at which every candidate is screened
+	// first; the leading pairs are then screened at Screening's size.
+	FirstScreening Stage
+	Confirmation   Stage
+	// EarlyConfirmation is the stage of a deep screening's audition; see
+	// EarlyConfirmation.
 	EarlyConfirmation Stage
+	// Looks are the sequential confirmation's looks before the planned
+	// one, smallest first; see ConfirmationLooks.
+	Looks []Stage
 	// Deep is the stage at which a run screens its leading pairs again
 	// when its early look decides nothing (see DeepFraction, Run.Deepens):
 	// the zero Stage unless the audit screens given pairs only
@@ -195,8 +201,10 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 // setStages sets the stages of an audit of n confirming draws per side.
 func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
+	p.FirstScreening = StageOf(max(2*MinSamples, p.Screening.Samples/FirstFraction))
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
+	p.Looks = ConfirmationLooks(n)
 	p.Deep = Stage{}
 	d := n / DeepFraction
 	if p.GivenPairsOnly && p.EarlyConfirmation.Samples > 0 && p.Claim.Kind != KindDataCentric && d > p.Screening.Samples {

@@ -40,10 +40,11 @@ type screening[D, F any] struct {
 	refined    []fixtures.Pair[D] // the pairs refine screened again at the confirmation's size
 	trials     int                // the finder's proposals screened
 	foundAt    int                // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
+	fullStage  plan.Stage         // the full screening's stage (Config.Screening as given)
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
-	return &screening[D, F]{crit: crit, cfg: cfg}
+	return &screening[D, F]{crit: crit, cfg: cfg, fullStage: cfg.Screening}
 }
 
 func (s *screening[D, F]) logf(format string, args ...any) {
@@ -66,11 +67,50 @@ func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened
 	}
 	names := s.crit.Directions()
 	s.logf("screened %s: %s ≈ %.4g, %s ≈ %.4g  X=%v Y=%v", source, names[0], xy.Estimate, names[1], yx.Estimate, p.X, p.Y)
+	n := s.cfg.Screening.Samples
 	s.cands = append(s.cands,
-		Candidate[D, F]{Pair: p, Source: source, Screening: xy.Score, Finding: xy.Finding},
-		Candidate[D, F]{Pair: p, Reverse: true, Source: source, Screening: yx.Score, Finding: yx.Finding})
+		Candidate[D, F]{Pair: p, Source: source, Screening: xy.Score, Finding: xy.Finding, Screened: n},
+		Candidate[D, F]{Pair: p, Reverse: true, Source: source, Screening: yx.Score, Finding: yx.Finding, Screened: n})
 	return nil
 }
+
+// screenLeaders screens again, at the full screening's size, the pairs of
+// the leading candidates, where the candidates were screened first on
+// fewer draws (Config.FirstScreening), and puts their candidates first,
+// ranked by the full screening: they are the ones confirmed, on the
+// statistics that screening fixed. The candidates screened only on fewer
+// draws follow, as ranked before (a small screening's estimate is the
+// noisier, and often the higher, so it would not rank fairly beside a
+// full one).
+func (s *screening[D, F]) screenLeaders() error {
+	full := s.full()
+	if full.Samples <= s.cfg.Screening.Samples {
+		return nil
+	}
+	pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
+	if err := s.rescreen(pairs, "full", "screened in full", "full screening", full); err != nil {
+		return err
+	}
+	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int {
+		if fa, fb := a.Screened >= full.Samples, b.Screened >= full.Samples; fa != fb {
+			if fa {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	fulls := slices.IndexFunc(s.cands, func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
+	if fulls < 0 {
+		fulls = len(s.cands)
+	}
+	sortByRank(s.cands[:fulls])
+	return nil
+}
+
+// full is the stage of a full screening: Config.Screening as the run was
+// given it.
+func (s *screening[D, F]) full() plan.Stage { return s.fullStage }
 
 // screenAll screens every input and ranks the candidates, most divergent
 // first. Screenings run concurrently (see [concurrently]); each draws on
@@ -283,8 +323,8 @@ func (s *screening[D, F]) deepen(accs []*Counts, z float64) ([]*Counts, bool, er
 		return accs, false, nil
 	}
 	audition := cfg
-	audition.Run.Seed, audition.Confirmation = plan.SubSeed(cfg.Run.Seed, "audition", 0), cfg.Early
-	shrink := math.Sqrt(float64(cfg.Early.Samples) / float64(cfg.Confirmation.Samples))
+	audition.Run.Seed, audition.Confirmation = plan.SubSeed(cfg.Run.Seed, "audition", 0), cfg.Audition
+	shrink := math.Sqrt(float64(cfg.Audition.Samples) / float64(cfg.Confirmation.Samples))
 	kept := slices.Clone(s.cands)
 	auditioned, _, err := confirm(s.crit, audition, s.cands, nil)
 	if err != nil {
@@ -378,7 +418,7 @@ func (s *screening[D, F]) rescreen(pairs []fixtures.Pair[D], label, verb, stage 
 		for k, c := range s.cands {
 			if sameDatasets(c.Pair, pairs[i]) {
 				d := r.dirs[reverseIndex(c.Reverse)]
-				s.cands[k].Screening, s.cands[k].Finding = d.Score, d.Finding
+				s.cands[k].Screening, s.cands[k].Finding, s.cands[k].Screened = d.Score, d.Finding, st.Samples
 				s.logf("%s %s %s at %d draws per side: ≈ %.4g", verb, c.Source, s.crit.Directions()[reverseIndex(c.Reverse)], st.Samples, d.Estimate)
 			}
 		}

@@ -171,15 +171,25 @@ type Config[D any] struct {
 	// quick look's, the full one's) asks for a new one.
 	NewFinder func() Finder[D]
 	Trials    int
-	// Early, if it has fewer samples than Confirmation (whole blocks of
-	// sampler.BlockSize), is the stage of the sequential confirmation's
-	// early look (see plan.EarlyConfirmation):
-	// the candidates are confirmed there first, at plan.EarlyLookShare of
-	// the run's α, and the run ends there when the claim is violated or
-	// held with margin ([held]); otherwise the planned confirmation
-	// continues the same draws, at the rest of α.
-	Early plan.Stage
-	// Deep, if it has samples, is the stage at which an early look that
+	// Looks are the sequential confirmation's looks before the planned
+	// one (see plan.ConfirmationLooks), each of fewer samples than the
+	// next and than Confirmation, in whole blocks of sampler.BlockSize:
+	// the candidates are confirmed at each in turn, at plan.LookShare of
+	// the run's α, each continuing the draws of the one before, and the
+	// run ends at the first where the verdict is settled ([settled]); the
+	// planned confirmation spends the rest of α.
+	Looks []plan.Stage
+	// Audition is the stage of a deep screening's audition (see
+	// [screening.deepen]).
+	Audition plan.Stage
+	// FirstScreening, if it has fewer samples than Screening, is the
+	// stage at which every candidate is screened first (successive
+	// halving): only the pairs of the leading candidates are then
+	// screened at Screening's size ([screening.screenLeaders]), and what
+	// they confirm is fixed on that screening. Improving, simplifying,
+	// a finder's trials and promoted wide pairs screen at this size too.
+	FirstScreening plan.Stage
+	// Deep, if it has samples, is the stage at which a first look that
 	// decides nothing screens the leading pairs again (see
 	// [screening.deepen]); where an audition keeps the new statistics, the
 	// planned confirmation counts them from the start of its streams
@@ -210,6 +220,8 @@ type Candidate[D, F any] struct {
 	Source    string // "pair 3", "generated 7", "simplified"
 	Screening Score
 	Finding   F
+	// Screened is the draws per side of the screening that fixed Finding.
+	Screened int
 	// Confirmations holds the two independent confirmations, A and B.
 	Confirmations [2]Score
 }
@@ -285,7 +297,7 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 
 // Run audits the claim "the criterion is at most cfg.Run.Threshold" for
 // every candidate pair: screen, widen, improve, simplify, refine, confirm
-// (with an early look, and a deep screening after it), decide.
+// (at growing looks, with a deep screening after the first), decide.
 //
 // False-failure probability. If the mechanism satisfies the claim, every
 // candidate's true value is at most the threshold, each confirmation's
@@ -297,14 +309,16 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // affect this. Only the bounds' own level α′ rests on a normal
 // approximation, and at α = 10⁻⁴ that is α′ ≈ 0.7% (z ≈ 2.45) rather than a
 // tail of 10⁻⁴ (z ≈ 3.7), where a normal approximation is far less
-// trustworthy. With an early look (Config.Early) the two looks spend
-// α_e = plan.EarlyLookShare·α and α − α_e, each split as above, and a
-// false failure at either has probability at most α_e + (α − α_e) = α
-// (a union bound over the looks, which share draws). A deep screening
-// between the looks (Config.Deep, [screening.deepen]) chooses the planned
-// look's statistics on draws of its own (a larger screening and an
-// audition), never on the confirmation's, so the planned look's bound is
-// that of a statistic fixed in advance.
+// trustworthy. With looks before the planned one (Config.Looks) each
+// spends α_l = plan.LookShare·α and the planned one the rest, each split
+// as above, and a false failure at any has probability at most the sum,
+// α (a union bound over the looks, which share draws). Stopping at a
+// look where the claim holds, or cannot be resolved, only ends the run
+// sooner: it cannot fail a claim that holds. A deep screening after the
+// first look (Config.Deep, [screening.deepen]) chooses the later looks'
+// statistics on draws of its own (a larger screening and an audition),
+// never on the confirmation's, so their bounds are those of a statistic
+// fixed in advance.
 //
 // With a quick look (Config.QuickScreening) the run first spends
 // α_q = plan.QuickLookShare·α there and the rest as above; the quick
@@ -321,38 +335,43 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		cfg = rest
 	}
 	s := newScreening(crit, cfg)
+	if first := cfg.FirstScreening; first.Samples > 0 && first.Samples < cfg.Screening.Samples {
+		s.cfg.Screening = first
+	}
 	base, err := s.selectCandidates(true)
 	if err != nil {
 		return base, err
 	}
 	var accs []*Counts
-	final, deepened := cfg, false
-	if early := cfg.Early; early.Samples > 0 {
-		if early.Samples >= cfg.Confirmation.Samples || early.Samples%sampler.BlockSize != 0 {
-			panic(fmt.Sprintf("search: an early look of %d draws before %d: it must be whole blocks of %d, fewer than the planned", early.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
+	final, deepened, spent := cfg, false, 0.0
+	for k, look := range cfg.Looks {
+		if look.Samples >= cfg.Confirmation.Samples || look.Samples%sampler.BlockSize != 0 || k > 0 && look.Samples <= cfg.Looks[k-1].Samples {
+			panic(fmt.Sprintf("search: a look of %d draws before %d: looks must grow, in whole blocks of %d, and stay under the planned", look.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
 		}
-		look := cfg
-		look.Confirmation = early
-		look.Run.Alpha = cfg.Run.Alpha * plan.EarlyLookShare
-		out, err := s.conclude(base, look, &accs, true)
+		lc := cfg
+		lc.Confirmation = look
+		lc.Run.Alpha = cfg.Run.Alpha * plan.LookShare
+		spent += plan.LookShare
+		out, err := s.conclude(base, lc, &accs, true)
 		if err != nil {
 			return out, err
 		}
-		if out.Violated || out.Held {
+		if settled(out, k == 0, cfg.Confirmation.Samples) {
 			out.Early, out.Elapsed = true, time.Since(start)
-			s.logf("early look at %d draws per side decides: %s", early.Samples, decision(out.Violated))
+			s.logf("the look at %d draws per side decides: %s", look.Samples, decision(out))
 			return out, nil
 		}
-		final.Run.Alpha = cfg.Run.Alpha * (1 - plan.EarlyLookShare)
-		if cfg.Deep.Samples > 0 {
-			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; screening the leading pairs again at %d draws per side", early.Samples, cfg.Deep.Samples)
-			if accs, deepened, err = s.deepen(accs, numeric.UpperNormalQuantile(final.Run.PerConfirmation())); err != nil {
+		if k == 0 && cfg.Deep.Samples > 0 {
+			s.logf("first look at %d draws per side: nothing settled; screening the leading pairs again at %d draws per side", look.Samples, cfg.Deep.Samples)
+			z := numeric.UpperNormalQuantile(math.Sqrt(cfg.Run.Alpha * (1 - plan.LookShare*float64(len(cfg.Looks))) / plan.Confirmed))
+			if accs, deepened, err = s.deepen(accs, z); err != nil {
 				return base, err
 			}
 		} else {
-			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
+			s.logf("look at %d draws per side: nothing settled; continuing its draws", look.Samples)
 		}
 	}
+	final.Run.Alpha = cfg.Run.Alpha * (1 - spent)
 	out, err := s.conclude(base, final, &accs, false)
 	if deepened {
 		out.Deepened = cfg.Deep.Samples
@@ -378,7 +397,10 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	if err != nil {
 		return base, err
 	}
-	stages := []func() error{s.improve, s.simplify}
+	// The leading pairs are screened in full before simplifying, which
+	// then starts only from a full screening's evidence of a violation,
+	// and again after, for a simpler pair that took the lead.
+	stages := []func() error{s.improve, s.screenLeaders, s.simplify, s.screenLeaders}
 	if refine {
 		stages = append(stages, s.refine)
 	}
@@ -392,11 +414,44 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 }
 
 // decision names what a look that decided found.
-func decision(violated bool) string {
-	if violated {
+func decision[D, F any](out Outcome[D, F]) string {
+	switch {
+	case out.Violated:
 		return "violated"
+	case out.Held:
+		return "holds"
 	}
-	return "held with margin"
+	return "the planned size cannot resolve the claim"
+}
+
+// HopelessFactor: a first look whose resolution would need more than
+// HopelessFactor times the planned draws to reach ResolutionFactor times
+// the claim (the resolution's excess over the claim falling as 1/√n)
+// ends the run unresolved there: the planned look would resolve only
+// about √HopelessFactor times as far beyond the claim, so it could not
+// hold the claim either.
+const HopelessFactor = 16
+
+// settled reports whether a look before the planned one ends the run:
+// the claim is violated or held there (Outcome.Held), or, at the first
+// look, its reason is a resolution the planned draws cannot bring to
+// ResolutionFactor times the claim (hopeless).
+func settled[D, F any](out Outcome[D, F], first bool, planned int) bool {
+	return out.Violated || out.Held || first && hopeless(out.Reason, planned)
+}
+
+// hopeless reports whether a first look's reason says the planned
+// confirmation of n draws per side cannot resolve the claim: a coarse
+// resolution that would need more than HopelessFactor·n draws, or a claim
+// beyond what n draws can show at all.
+func hopeless(why verdict.Reason, n int) bool {
+	switch r := why.(type) {
+	case *verdict.CoarseResolution:
+		return r.DrawsNeeded > HopelessFactor*float64(n)
+	case *verdict.ClaimBeyondReach:
+		return r.DrawsNeeded > 2*float64(n)
+	}
+	return false
 }
 
 // conclude confirms the leading candidates at cfg's confirmation stage and
@@ -425,11 +480,11 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 			out.Reason = tooCoarse(s.crit, out.Confirmed, cfg, r, math.IsInf(floor, 1), out.PerConfirm)
 		}
 	}
-	if !out.Violated && out.Reason == nil && cfg.Screening.Samples/2 >= MinContradictionDraws {
+	if !out.Violated && out.Reason == nil {
 		out.Reason = contradicted(s.cands, out.Confirmed, th)
 	}
-	if below := holdTest(s.crit, th); early && !out.Violated && out.Reason == nil && below != nil {
-		out.Held = held(s.cands, out.Confirmed, below)
+	if early && !out.Violated && out.Reason == nil {
+		out.Held = s.holdsAtLook(out.Confirmed, th, out.PerConfirm, floor)
 	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
@@ -635,7 +690,7 @@ func contradicted[D, F any](screened, confirmed []Candidate[D, F], threshold flo
 	z := numeric.UpperNormalQuantile(ContradictionLevel / float64(max(len(screened), 1)))
 	for _, c := range screened {
 		s := c.Screening
-		if s.HeldOutStdErr > 0 && s.HeldOut-z*s.HeldOutStdErr > threshold {
+		if c.Screened/2 >= MinContradictionDraws && s.HeldOutStdErr > 0 && s.HeldOut-z*s.HeldOutStdErr > threshold {
 			return &verdict.HeldOutExceedance{Witness: pairText(c.Pair), HeldOut: s.HeldOut, StdErr: s.HeldOutStdErr, Claim: threshold, TailShare: tails}
 		}
 	}
@@ -688,6 +743,40 @@ func holdTest(crit any, th float64) func(Score) bool {
 	return nil
 }
 
+// holdsAtLook reports whether a look before the planned one holds the
+// claim, given no violation and no reason against it there: the criterion
+// may hold early (holdsEarly), every confirmation stays inside the end
+// zones (HoldTailFactor) and counted no event under one dataset only, and
+// either the look resolves ResolutionFactor times the claim with
+// probability plan.HoldPower (and any event of its draws could show it:
+// floor), or every screening and confirmation shows
+// the claim held with margin (holdTest, held). A claim of 0 holds only by
+// the margin rule of its criterion.
+func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfirm, floor float64) bool {
+	if !holdsEarly(s.crit) || len(confirmed) == 0 {
+		return false
+	}
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if !insideZones(sc) || sc.Unbounded {
+				return false
+			}
+		}
+	}
+	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower)) <= ResolutionFactor*th {
+		return true
+	}
+	below := holdTest(s.crit, th)
+	return below != nil && held(s.cands, confirmed, below)
+}
+
+// insideZones reports whether a confirmation's evidence stays inside the
+// end zones by HoldTailFactor, as its planned groups' does.
+func insideZones(s Score) bool {
+	return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor &&
+		(s.Planned == nil || insideZones(*s.Planned))
+}
+
 // held reports whether an early confirmation may pass the claim: every
 // screened candidate's and every confirmation's score passes below (see
 // holdTest: for a positive claim, an upper bound Estimate + HoldZ·StdErr
@@ -702,17 +791,12 @@ func holdTest(crit any, th float64) func(Score) bool {
 // standard error, and far less the further the hold's limit lies under
 // the claim.
 func held[D, F any](screened, confirmed []Candidate[D, F], below func(Score) bool) bool {
-	var inside func(s Score) bool
-	inside = func(s Score) bool {
-		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor &&
-			(s.Planned == nil || inside(*s.Planned))
-	}
 	if !screeningsPass(screened, below) {
 		return false
 	}
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if !below(s) || !inside(s) {
+			if !below(s) || !insideZones(s) {
 				return false
 			}
 		}
@@ -800,8 +884,15 @@ const DetectProbability = 0.9
 // a criterion that reads a confirmation's resolution on the claim's scale
 // (supResolved) it is at least the least of those readings.
 func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
+	return resolutionAt(crit, confirmed, threshold, perConfirm, DetectProbability)
+}
+
+// resolutionAt is [resolution] at the given power: the smallest true
+// value the confirmations would have shown above the threshold with that
+// probability.
+func resolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm, power float64) float64 {
 	zA := numeric.UpperNormalQuantile(perConfirm)
-	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(DetectProbability))
+	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(power))
 	sup, _ := crit.(supResolved)
 	res, least := threshold, math.Inf(1)
 	for _, c := range confirmed {
