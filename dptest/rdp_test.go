@@ -784,11 +784,10 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 	})
 }
 
-// The sequential confirmation: a claim twice the truth passes at the early
-// look, on a tenth of the confirmation draws (rounded up to whole blocks),
-// and a claim at the truth continues those draws to the planned size, so
-// it costs exactly the planned confirmation's calls: the two audits
-// differ by the draws beyond the early look, 2 rounds × 2 sides per pair
+// The sequential confirmation: a claim twice the truth holds at the first
+// look, and a claim at the truth at the first look whose resolution
+// reaches 1.5 times it; both spend the same screening, so their calls
+// differ by the draws between their looks, 2 rounds × 2 sides per pair
 // confirmed.
 func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
 	g := mechanisms.Laplace{B: 1}
@@ -796,20 +795,19 @@ func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
 	atTruth, err := dptest.AuditRDP(m, 2, g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
 	require.NoError(t, err)
 	require.Equal(t, dptest.Holds, atTruth.Verdict, "%s", atTruth)
-	require.False(t, atTruth.Details.EarlyLook, "%s", atTruth)
-	require.Equal(t, 200_000, atTruth.Details.Samples)
+	require.LessOrEqual(t, atTruth.Resolution, dptest.ResolutionFactor*g.RDP(2))
 	margin, err := dptest.AuditRDP(m, 2, 2*g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
 	require.NoError(t, err)
 	require.Equal(t, dptest.Holds, margin.Verdict, "%s", margin)
 	require.True(t, margin.Details.EarlyLook, "%s", margin)
 	require.False(t, margin.Details.QuickLook, "%s", margin)
-	require.Equal(t, 3*8192, margin.Details.Samples)
-	require.Equal(t, margin.Details.Settings.EarlySamples, margin.Details.Samples)
+	require.Equal(t, []int{2 * 8192, 7 * 8192}, margin.Details.Settings.Looks)
+	require.Equal(t, margin.Details.Settings.Looks[0], margin.Details.Samples)
 	pairs := map[string]bool{}
 	for _, c := range atTruth.Details.Confirmations {
 		pairs[fmt.Sprint(c.Witness)] = true
 	}
-	require.Equal(t, int64(2*2*len(pairs)*(200_000-3*8192)), atTruth.Calls-margin.Calls)
+	require.Equal(t, int64(2*2*len(pairs)*(atTruth.Details.Samples-margin.Details.Samples)), atTruth.Calls-margin.Calls)
 	// At a high order the early look never passes a claim: the order
 	// weights tails a tenth of the draws reach still less.
 	high, err := dptest.AuditRDP(m, 20, 2*g.RDP(20), dptest.Samples(200_000), dptest.Seed(21))

@@ -33,7 +33,7 @@ const (
 	// Screening/FirstFraction draws per side (at least 2·MinSamples), and
 	// only the pairs of the leading candidates on the full screening
 	// (successive halving; see search.Config.FirstScreening).
-	FirstFraction = 16
+	FirstFraction = 32
 	// DeepFraction: a run of an audit of the pairs it was given screens
 	// its leading pairs again on Samples/DeepFraction draws per side when
 	// its early look decides nothing (Plan.Deep, Run.Deepens,

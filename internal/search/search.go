@@ -705,9 +705,10 @@ const HoldZ = 2.326348
 // and TailDependence under 1/HoldTailFactor of the limits that make a
 // planned confirmation unresolved (UnresolvedShare, UnresolvedDependence).
 // Those checks are what keeps a Rényi bound from passing on a tail it has
-// not reached, and on a tenth of the draws they are noisier. (A Gaussian
-// at λ = 2 shows 2–7% of its evidence beyond the screening's extremes.)
-const HoldTailFactor = 4
+// not reached, and on fewer draws they are noisier. (A Gaussian at λ = 2
+// shows 2–13% of its evidence beyond the screening's extremes,
+// randomized response on ten bits 21%.)
+const HoldTailFactor = 2
 
 // earlyHolder is a criterion that says whether its early look may pass a
 // claim at all (the Rényi criterion: not at high orders).
