@@ -215,7 +215,7 @@ func (p *Plan) setStages(n int) {
 		p.Quick, p.QuickConfirmation = QuickStages(p.Screening.Samples, n)
 	}
 	p.Wide, p.WideSift = Stage{}, Stage{}
-	if w := max(MinSamples, p.Screening.Samples/WideFraction); w < p.Screening.Samples {
+	if w := max(2*MinSamples, p.Screening.Samples/WideFraction); w < p.Screening.Samples {
 		p.Wide = wideStage(w)
 		p.WideSift = StageOf(max(w, p.FirstScreening.Samples))
 	}

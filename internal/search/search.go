@@ -16,6 +16,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dptest/dptest/fixtures"
@@ -339,6 +340,14 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		s.cfg.Screening = first
 	}
 	base, err := s.selectCandidates(true)
+	if err != nil && s.cfg.Screening.Samples < cfg.Screening.Samples && !mechanismFailure(err) {
+		// A statistic that fails at the first size (outputs too sparse
+		// to screen on so few draws) leaves the search to screenings of
+		// the full size, as before successive halving.
+		s.logf("first screening at %d draws per side failed (%v); screening every candidate in full", s.cfg.Screening.Samples, err)
+		s = newScreening(crit, cfg)
+		base, err = s.selectCandidates(true)
+	}
 	if err != nil {
 		return base, err
 	}
@@ -434,19 +443,30 @@ const HopelessFactor = 16
 
 // settled reports whether a look before the planned one ends the run:
 // the claim is violated or held there (Outcome.Held), or, at the first
-// look, its reason is a resolution the planned draws cannot bring to
-// ResolutionFactor times the claim (hopeless).
+// look, it is hopeless.
 func settled[D, F any](out Outcome[D, F], first bool, planned int) bool {
-	return out.Violated || out.Held || first && hopeless(out.Reason, planned)
+	return out.Violated || out.Held || first && hopeless(out, planned)
 }
 
-// hopeless reports whether a first look's reason says the planned
-// confirmation of n draws per side cannot resolve the claim: a coarse
-// resolution that would need more than HopelessFactor·n draws, or a claim
-// beyond what n draws can show at all.
-func hopeless(why verdict.Reason, n int) bool {
-	switch r := why.(type) {
+// hopeless reports whether a first look says the planned confirmation of
+// n draws per side cannot resolve the claim, and saw nothing it could
+// confirm: a coarse resolution that would need more than HopelessFactor·n
+// draws, with every confirmation's estimate under what n draws are
+// predicted to resolve (the look's resolution less the claim, shrunk as
+// 1/√n, above the claim); or a claim beyond what n draws can show at all.
+// An estimate above that is a violation the planned look may confirm, so
+// the run goes on.
+func hopeless[D, F any](out Outcome[D, F], n int) bool {
+	switch r := out.Reason.(type) {
 	case *verdict.CoarseResolution:
+		predicted := r.Claim + (r.Resolution-r.Claim)*math.Sqrt(float64(r.Samples)/float64(n))
+		for _, c := range out.Confirmed {
+			for _, s := range c.Confirmations {
+				if s.Estimate > predicted {
+					return false
+				}
+			}
+		}
 		return r.DrawsNeeded > HopelessFactor*float64(n)
 	case *verdict.ClaimBeyondReach:
 		return r.DrawsNeeded > 2*float64(n)
@@ -764,11 +784,27 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 			}
 		}
 	}
-	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower)) <= ResolutionFactor*th {
+	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), resolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= ResolutionFactor*th {
 		return true
 	}
 	below := holdTest(s.crit, th)
 	return below != nil && held(s.cands, confirmed, below)
+}
+
+// asPlanned returns the confirmed candidates with each confirmation's
+// score that of its groups as planned (Score.Planned) where a look merged
+// them: a merged statistic can see nothing, and a statistic that sees
+// nothing has no noise, so its resolution alone would read fine.
+func asPlanned[D, F any](confirmed []Candidate[D, F]) []Candidate[D, F] {
+	out := slices.Clone(confirmed)
+	for i := range out {
+		for k, s := range out[i].Confirmations {
+			if s.Planned != nil {
+				out[i].Confirmations[k] = *s.Planned
+			}
+		}
+	}
+	return out
 }
 
 // insideZones reports whether a confirmation's evidence stays inside the
