@@ -294,7 +294,14 @@ func (p Plan) PlannedCallsLearning(inputs, wide int, learn func(pilot int) int) 
 	}
 	planned := int64(0)
 	for _, r := range p.Runs {
-		planned += int64(inputs)*2*(screen(p.Screening)+screen(p.Quick)) +
+		first := p.Screening
+		if p.FirstScreening.Samples > 0 && p.FirstScreening.Samples < p.Screening.Samples {
+			// Successive halving: every input at the first size, the
+			// pairs of the Confirmed leading candidates in full.
+			first = p.FirstScreening
+			planned += int64(min(Confirmed, inputs)) * 2 * screen(p.Screening)
+		}
+		planned += int64(inputs)*2*(screen(first)+screen(p.Quick)) +
 			int64(wide)*2*screen(p.Wide) +
 			int64(min(wide, WideSifted))*2*screen(p.WideSift) +
 			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)

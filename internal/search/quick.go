@@ -37,10 +37,9 @@ import (
 func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F], rest Config[D], err error) {
 	rest = cfg
 	rest.QuickScreening, rest.QuickConfirmation = plan.Stage{}, plan.Stage{}
-	rest.Run.Alpha = cfg.Run.Alpha * (1 - plan.QuickLookShare)
 	q := rest
 	q.Run.Seed = plan.SubSeed(cfg.Run.Seed, "quick", 0)
-	q.Run.Alpha = cfg.Run.Alpha * plan.QuickLookShare
+	q.Run.Alpha = cfg.lookAlpha(plan.QuickLookName)
 	q.Screening, q.Confirmation, q.Looks = cfg.QuickScreening, cfg.QuickConfirmation, nil
 	s := newScreening(crit, q)
 	out, err = s.selectCandidates(false)

@@ -183,6 +183,10 @@ type Config[D any] struct {
 	// Audition is the stage of a deep screening's audition (see
 	// [screening.deepen]).
 	Audition plan.Stage
+	// Budget is the run's share of α split over its looks, in order (the
+	// run's branch of the plan's Ledger); nil splits it by plan.RunLooks
+	// over QuickConfirmation, Looks and Confirmation.
+	Budget []plan.Look
 	// FirstScreening, if it has fewer samples than Screening, is the
 	// stage at which every candidate is screened first (successive
 	// halving): only the pairs of the leading candidates are then
@@ -327,6 +331,13 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // the union bound covers it as another look.
 func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	start := time.Now()
+	if cfg.Budget == nil {
+		quick := cfg.QuickConfirmation
+		if cfg.QuickScreening.Samples == 0 {
+			quick = plan.Stage{}
+		}
+		cfg.Budget = plan.RunLooks(cfg.Run, quick, cfg.Looks, cfg.Confirmation)
+	}
 	if cfg.QuickScreening.Samples > 0 {
 		out, rest, err := quickLook(crit, cfg)
 		if err != nil || out.Quick {
@@ -352,15 +363,14 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		return base, err
 	}
 	var accs []*Counts
-	final, deepened, spent := cfg, false, 0.0
+	final, deepened := cfg, false
 	for k, look := range cfg.Looks {
 		if look.Samples >= cfg.Confirmation.Samples || look.Samples%sampler.BlockSize != 0 || k > 0 && look.Samples <= cfg.Looks[k-1].Samples {
 			panic(fmt.Sprintf("search: a look of %d draws before %d: looks must grow, in whole blocks of %d, and stay under the planned", look.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
 		}
 		lc := cfg
 		lc.Confirmation = look
-		lc.Run.Alpha = cfg.Run.Alpha * plan.LookShare
-		spent += plan.LookShare
+		lc.Run.Alpha = cfg.lookAlpha(fmt.Sprintf("look %d", k+1))
 		out, err := s.conclude(base, lc, &accs, true)
 		if err != nil {
 			return out, err
@@ -372,7 +382,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		}
 		if k == 0 && cfg.Deep.Samples > 0 {
 			s.logf("first look at %d draws per side: nothing settled; screening the leading pairs again at %d draws per side", look.Samples, cfg.Deep.Samples)
-			z := numeric.UpperNormalQuantile(math.Sqrt(cfg.Run.Alpha * (1 - plan.LookShare*float64(len(cfg.Looks))) / plan.Confirmed))
+			planned := cfg.Run
+			planned.Alpha = cfg.lookAlpha(plan.PlannedLookName)
+			z := numeric.UpperNormalQuantile(planned.PerConfirmation())
 			if accs, deepened, err = s.deepen(accs, z); err != nil {
 				return base, err
 			}
@@ -380,7 +392,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 			s.logf("look at %d draws per side: nothing settled; continuing its draws", look.Samples)
 		}
 	}
-	final.Run.Alpha = cfg.Run.Alpha * (1 - spent)
+	final.Run.Alpha = cfg.lookAlpha(plan.PlannedLookName)
 	out, err := s.conclude(base, final, &accs, false)
 	if deepened {
 		out.Deepened = cfg.Deep.Samples
@@ -420,6 +432,17 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	}
 	base.PairsSearched, base.Trials, base.FoundAt = s.screened-s.rescreened, s.trials, s.foundAt
 	return base, nil
+}
+
+// lookAlpha is the share of α of the run's look of that name (Budget).
+// A look the budget does not list is a programming error, which panics.
+func (cfg Config[D]) lookAlpha(name string) float64 {
+	for _, l := range cfg.Budget {
+		if l.Name == name {
+			return l.Alpha
+		}
+	}
+	panic(fmt.Sprintf("search: no look %q in the run's budget", name))
 }
 
 // decision names what a look that decided found.
