@@ -110,6 +110,9 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		rep.Details.Settings, rep.Details.Samples, rep.Details.ScreeningSamples, rep.Details.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
 		rep.Details.Settings.Parallelism, rep.Details.Settings.SamplesChosen = o.parallelism, chosen
 	}
+	if logf != nil {
+		logf("[dptest] %s", p.Ledger())
+	}
 	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
 	err = blindError(stopped(ctx, budgeted, err, rep.Calls))
 	if passed := err == nil && !rep.violated; (passed || errors.Is(err, ErrInconclusive)) && ctx.Err() == nil && nothingSeen(rep) {
@@ -538,6 +541,11 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 		cfg.Trials = f.trials
 	}
 	cfg.Looks, cfg.Audition = looksOf(p), p.EarlyConfirmation
+	for _, b := range p.Ledger().Runs {
+		if b.Run == r {
+			cfg.Budget = b.Looks
+		}
+	}
 	if len(cfg.Looks) > 0 && r.Deepens() {
 		cfg.Deep = p.Deep
 	}

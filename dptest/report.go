@@ -329,19 +329,19 @@ func settingsOf(p plan.Plan) Settings {
 		s.Looks = append(s.Looks, l.Samples)
 	}
 	s.QuickScreeningSamples, s.QuickSamples = p.Quick.Samples, p.QuickConfirmation.Samples
-	for _, r := range p.Runs {
+	for _, b := range p.Ledger().Runs {
+		r := b.Run
 		run := Run{Criterion: r.Criterion, Lambda: r.Lambda, Threshold: r.Threshold, Alpha: r.Alpha}
-		share := func(f float64) float64 { q := r; q.Alpha *= f; return q.PerConfirmation() }
-		full := 1.0
-		if p.Quick.Samples > 0 {
-			run.QuickPerConfirmation = share(plan.QuickLookShare)
-			full = 1 - plan.QuickLookShare
+		for _, look := range b.Looks {
+			switch look.Name {
+			case plan.QuickLookName:
+				run.QuickPerConfirmation = look.PerConfirmation
+			case plan.PlannedLookName:
+				run.PerConfirmation = look.PerConfirmation
+			default:
+				run.LookPerConfirmation = look.PerConfirmation
+			}
 		}
-		if looks := len(looksOf(p)); looks > 0 {
-			run.LookPerConfirmation = share(full * plan.LookShare)
-			full *= 1 - plan.LookShare*float64(looks)
-		}
-		run.PerConfirmation = share(full)
 		s.Runs = append(s.Runs, run)
 	}
 	return s
