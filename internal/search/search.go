@@ -409,6 +409,9 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	if err := s.screenAll(); err != nil {
 		return base, err
 	}
+	if s.full().Samples > s.cfg.Screening.Samples && unresolvedAtFirst(s.cands) {
+		return base, errUnranked
+	}
 	var err error
 	if c := s.cfg.carried; c != nil {
 		base.Wide, err = s.promote(c.sifted, c.res)
@@ -432,6 +435,24 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	}
 	base.PairsSearched, base.Trials, base.FoundAt = s.screened-s.rescreened, s.trials, s.foundAt
 	return base, nil
+}
+
+// errUnranked ends a first screening that cannot rank the candidates; the
+// run then screens every candidate in full.
+var errUnranked = fmt.Errorf("the first screening could not resolve the outputs to rank the candidates")
+
+// unresolvedAtFirst reports whether a first screening cannot rank the
+// candidates: the leading one, or half of them, could not resolve their
+// outputs at its size (Score.Reason: numbers or values seen too few
+// times each).
+func unresolvedAtFirst[D, F any](cands []Candidate[D, F]) bool {
+	unresolved := 0
+	for _, c := range cands {
+		if c.Screening.Reason != nil {
+			unresolved++
+		}
+	}
+	return len(cands) > 0 && (cands[0].Screening.Reason != nil || 2*unresolved >= len(cands))
 }
 
 // lookAlpha is the share of α of the run's look of that name (Budget).
