@@ -45,7 +45,7 @@ func ExampleAuditRDP() {
 	// Output:
 	// violated: true
 	// bound above the claim: true and below the truth: true
-	// witness: {[1 0 0 0 0 0 0 0 0 0] [0 0 0 0 0 0 0 0 0 0]} D(M(Y)‖M(X))
+	// witness: {[0 0 0 0 0 0 0 0 0 0] [0 1 0 0 0 0 0 0 0 0]} D(M(X)‖M(Y))
 }
 
 // Datasets of any type can be audited once the neighbouring pairs are given:
@@ -232,7 +232,7 @@ func ExampleReport_earlyLook() {
 	}
 	// Output:
 	// claim 1.5: violated false, quick look true, early look false, 25000 samples per side, fewer calls than the planned audit's: true
-	// claim 0.9: violated false, quick look false, early look true, 106496 samples per side, fewer calls than the planned audit's: true
+	// claim 0.9: violated false, quick look false, early look true, 16384 samples per side, fewer calls than the planned audit's: true
 }
 
 // An output that one dataset alone produces makes D_λ infinite, but a
@@ -279,7 +279,7 @@ func ExampleTesters() {
 		return
 	}
 	fmt.Printf("violated: %v, found by the %s tester, δ(1) ≥ %.2f\n", (rep.Verdict == dptest.Violated), rep.Details.Tester, rep.LowerBound)
-	// Output: violated: true, found by the classifier tester, δ(1) ≥ 0.16
+	// Output: violated: true, found by the classifier tester, δ(1) ≥ 0.15
 }
 
 // A dataset finder searches a box of pairs: here DP-Auditorium's, two

@@ -61,5 +61,5 @@ func TestQuickLookDecidesClearClaims(t *testing.T) {
 	atTruth, err := dptest.AuditRDP(m, 2, truth, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.False(t, atTruth.Details.QuickLook || (atTruth.Verdict == dptest.Violated), "%s", atTruth)
-	require.Equal(t, 1_000_000, atTruth.Details.Samples)
+	require.LessOrEqual(t, atTruth.Details.Samples, 1_000_000, "decided at a look or the planned size")
 }

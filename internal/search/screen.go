@@ -88,7 +88,16 @@ func (s *screening[D, F]) screenLeaders() error {
 		return nil
 	}
 	pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
-	if err := s.rescreen(pairs, "full", "screened in full", "full screening", full); err != nil {
+	// A pair given as an input is screened on the streams a full
+	// screening of all inputs gives it, so its statistics are those of a
+	// run without a first screening; others on streams of their own.
+	seed := func(i int) uint64 {
+		if k := slices.IndexFunc(s.cfg.Candidates, func(in Input[D]) bool { return sameDatasets(in.Pair, pairs[i]) }); k >= 0 {
+			return plan.SubSeed(s.cfg.Run.Seed, "screen", k)
+		}
+		return plan.SubSeed(s.cfg.Run.Seed, "full", i)
+	}
+	if err := s.rescreenOn(pairs, seed, "screened in full", "full screening", full); err != nil {
 		return err
 	}
 	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int {
@@ -118,7 +127,11 @@ func (s *screening[D, F]) full() plan.Stage { return s.fullStage }
 // those of screening the inputs one by one.
 func (s *screening[D, F]) screenAll() error {
 	in := s.cfg.Candidates
-	for i, r := range s.screenConcurrently(pairsOf(in), "screen", s.cfg.Screening) {
+	label := "screen"
+	if s.cfg.Screening.Samples < s.full().Samples {
+		label = "first screen"
+	}
+	for i, r := range s.screenConcurrently(pairsOf(in), label, s.cfg.Screening) {
 		s.screened++
 		if err := s.add(in[i].Pair, in[i].Source, r.dirs[0], r.dirs[1], r.err); err != nil {
 			return err
@@ -208,7 +221,12 @@ func (s *screening[D, F]) simplify() error {
 			}
 			c := s.cands[n+reverseIndex(best.Reverse)]
 			tol := max(2*math.Hypot(c.Screening.StdErr, top.StdErr), SimplifySlack*math.Abs(top.Estimate))
-			if c.Screening.Estimate >= top.Estimate-tol && s.violates(c, zKeep) {
+			// A proposal screened on a first screening's fewer draws keeps
+			// the lead on its estimate above the claim: its standard error
+			// there is too wide for zKeep, and the leaders are screened in
+			// full again after (screenLeaders).
+			shows := s.violates(c, zKeep) || c.Screened < s.full().Samples && c.Screening.Estimate > s.cfg.Run.Threshold
+			if c.Screening.Estimate >= top.Estimate-tol && shows {
 				best, improved = c, true
 				break
 			}
@@ -409,7 +427,12 @@ func (s *screening[D, F]) leadingPairs(keep func(Candidate[D, F]) bool) []fixtur
 // puts each new screening in place of its pair's candidates; verb names
 // it in the log, stage in an error.
 func (s *screening[D, F]) rescreen(pairs []fixtures.Pair[D], label, verb, stage string, st plan.Stage) error {
-	for i, r := range s.screenConcurrently(pairs, label, st) {
+	return s.rescreenOn(pairs, func(i int) uint64 { return plan.SubSeed(s.cfg.Run.Seed, label, i) }, verb, stage, st)
+}
+
+// rescreenOn is rescreen with pair i on the streams of seed(i).
+func (s *screening[D, F]) rescreenOn(pairs []fixtures.Pair[D], seed func(i int) uint64, verb, stage string, st plan.Stage) error {
+	for i, r := range s.screenOn(pairs, seed, st) {
 		s.screened++
 		s.rescreened++
 		if r.err != nil {
@@ -440,6 +463,11 @@ type screenResult[F any] struct {
 // their results would never be read, and a mechanism that panics on one
 // pair is reported without screening all the others first.
 func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label string, st plan.Stage) []screenResult[F] {
+	return s.screenOn(pairs, func(i int) uint64 { return plan.SubSeed(s.cfg.Run.Seed, label, i) }, st)
+}
+
+// screenOn is screenConcurrently with pair i on the streams of seed(i).
+func (s *screening[D, F]) screenOn(pairs []fixtures.Pair[D], seed func(i int) uint64, st plan.Stage) []screenResult[F] {
 	results := make([]screenResult[F], len(pairs))
 	var firstFailed atomic.Int64
 	firstFailed.Store(math.MaxInt64)
@@ -448,7 +476,7 @@ func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label str
 			return
 		}
 		r := &results[i]
-		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, label, i), pairs[i], st)
+		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(seed(i), pairs[i], st)
 		s.cfg.progress()
 		for mechanismFailure(r.err) {
 			if first := firstFailed.Load(); int64(i) >= first || firstFailed.CompareAndSwap(first, int64(i)) {

@@ -121,6 +121,12 @@ type Score struct {
 	// the Rényi criterion and the testers.
 	Counts [2]int64
 	Level  float64
+	// Unmatched is, for an event confirmation of discrete outputs, how
+	// many of the bounded side's draws fell on values the screening never
+	// saw beyond the other side's draws of the same values
+	// (stat.UnmatchedUnlisted). An early look cannot weigh them, so it
+	// holds only where there are none.
+	Unmatched int64
 	// Rank orders screened candidates, most divergent first: the predicted
 	// confirmation bound of the chosen statistic for the Rényi criterion
 	// (computed on draws that did not choose it), the estimate less
@@ -347,7 +353,9 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		cfg = rest
 	}
 	s := newScreening(crit, cfg)
-	if first := cfg.FirstScreening; first.Samples > 0 && first.Samples < cfg.Screening.Samples {
+	// Successive halving pays only where there are more pairs than a run
+	// confirms; a run of that many or fewer screens them in full.
+	if first := cfg.FirstScreening; first.Samples > 0 && first.Samples < cfg.Screening.Samples && len(cfg.Candidates) > plan.Confirmed {
 		s.cfg.Screening = first
 	}
 	base, err := s.selectCandidates(true)
@@ -375,7 +383,11 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		if err != nil {
 			return out, err
 		}
-		if settled(out, k == 0, cfg.Confirmation.Samples) {
+		// A deep screening, where planned, comes before any pass: the
+		// first screening may have missed a rare output of one dataset
+		// that a larger one isolates.
+		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0)
+		if settled(out, cfg.Confirmation.Samples) {
 			out.Early, out.Elapsed = true, time.Since(start)
 			s.logf("the look at %d draws per side decides: %s", look.Samples, decision(out))
 			return out, nil
@@ -477,36 +489,43 @@ func decision[D, F any](out Outcome[D, F]) string {
 	return "the planned size cannot resolve the claim"
 }
 
-// HopelessFactor: a first look whose resolution would need more than
+// HopelessFactor: a look whose resolution would need more than
 // HopelessFactor times the planned draws to reach ResolutionFactor times
 // the claim (the resolution's excess over the claim falling as 1/√n)
-// ends the run unresolved there: the planned look would resolve only
+// may end the run unresolved there: the planned look would resolve only
 // about √HopelessFactor times as far beyond the claim, so it could not
 // hold the claim either.
 const HopelessFactor = 16
 
+// HopelessZ is the number of standard errors above its estimate that a
+// confirmation must stay under what the planned look is predicted to
+// resolve, for a look to call the run hopeless: a violation just beyond
+// that prediction, estimated below it by chance, would otherwise end
+// unresolved where the planned look confirms it. Each later look asks
+// again, on more draws.
+const HopelessZ = 1
+
 // settled reports whether a look before the planned one ends the run:
-// the claim is violated or held there (Outcome.Held), or, at the first
-// look, it is hopeless.
-func settled[D, F any](out Outcome[D, F], first bool, planned int) bool {
-	return out.Violated || out.Held || first && hopeless(out, planned)
+// the claim is violated or held there (Outcome.Held), or it is hopeless.
+func settled[D, F any](out Outcome[D, F], planned int) bool {
+	return out.Violated || out.Held || hopeless(out, planned)
 }
 
-// hopeless reports whether a first look says the planned confirmation of
-// n draws per side cannot resolve the claim, and saw nothing it could
+// hopeless reports whether a look says the planned confirmation of n
+// draws per side cannot resolve the claim, and saw nothing it could
 // confirm: a coarse resolution that would need more than HopelessFactor·n
-// draws, with every confirmation's estimate under what n draws are
-// predicted to resolve (the look's resolution less the claim, shrunk as
-// 1/√n, above the claim); or a claim beyond what n draws can show at all.
-// An estimate above that is a violation the planned look may confirm, so
-// the run goes on.
+// draws, with every confirmation's Estimate + HopelessZ·StdErr under what
+// n draws are predicted to resolve (the look's resolution less the claim,
+// shrunk as 1/√n, above the claim); or a claim beyond what n draws can
+// show at all. An estimate above that is a violation the planned look
+// may confirm, so the run goes on.
 func hopeless[D, F any](out Outcome[D, F], n int) bool {
 	switch r := out.Reason.(type) {
 	case *verdict.CoarseResolution:
 		predicted := r.Claim + (r.Resolution-r.Claim)*math.Sqrt(float64(r.Samples)/float64(n))
 		for _, c := range out.Confirmed {
 			for _, s := range c.Confirmations {
-				if s.Estimate > predicted {
+				if s.Estimate+HopelessZ*s.StdErr > predicted {
 					return false
 				}
 			}
@@ -828,11 +847,34 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 			}
 		}
 	}
+	if th > 0 && seenAbove(confirmed, th) {
+		return false
+	}
 	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), resolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= ResolutionFactor*th {
 		return true
 	}
 	below := holdTest(s.crit, th)
 	return below != nil && held(s.cands, confirmed, below)
+}
+
+// seenAbove reports whether some confirmed event, first or second,
+// estimates the loss above the claim th, or a confirmation drew values
+// the screening never saw beyond the other side's (Score.Unmatched). A
+// look holds early only where it saw nothing against the claim: a
+// resolution reads the finest event, and says nothing of another event
+// whose loss shows above the claim (a rarer value of larger loss, a rare
+// run of one dataset), nor of rare values whose share only the planned
+// draws weigh. The run goes on to a later look, and at the planned one
+// decides as planned.
+func seenAbove[D, F any](confirmed []Candidate[D, F], th float64) bool {
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if sc.Estimate > th || (sc.Second != nil && sc.Second.Estimate > th) || sc.Unmatched > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asPlanned returns the confirmed candidates with each confirmation's
