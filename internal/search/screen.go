@@ -41,6 +41,7 @@ type screening[D, F any] struct {
 	trials     int                // the finder's proposals screened
 	foundAt    int                // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
 	fullStage  plan.Stage         // the full screening's stage (Config.Screening as given)
+	rung       int                // how many times a first screening that could not rank grew
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
@@ -130,6 +131,9 @@ func (s *screening[D, F]) screenAll() error {
 	label := "screen"
 	if s.cfg.Screening.Samples < s.full().Samples {
 		label = "first screen"
+	}
+	if s.rung > 0 {
+		label = fmt.Sprintf("screen rung %d", s.rung)
 	}
 	for i, r := range s.screenConcurrently(pairsOf(in), label, s.cfg.Screening) {
 		s.screened++
