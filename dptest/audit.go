@@ -14,6 +14,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
@@ -549,6 +550,10 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if len(cfg.Looks) > 0 && r.Deepens() {
 		cfg.Deep = p.Deep
 	}
+	cfg.Nightly, cfg.HoldResolution = p.Nightly, p.HoldResolution
+	if p.Claim.Kind == plan.KindDP && r.Criterion == plan.CriterionHockeyStick && r.Threshold == 0 {
+		cfg.ZeroHoldFrom = zeroHoldFrom(p, cfg.Budget, p.Claim.Eps)
+	}
 	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
@@ -737,4 +742,26 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 			Bounds:    [2]float64{c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound},
 		})
 	}
+}
+
+// zeroHoldFrom is search.Config.ZeroHoldFrom for a pure-DP claim's
+// hockey-stick cross-check at ε: the draws of the first look whose
+// reach (the rarest output of one dataset alone its confirmation
+// catches) is within search.ReachSlack of what the planned look reaches,
+// given the screening's own reach (isolatedLeast). 0 where none is.
+func zeroHoldFrom(p plan.Plan, looks []plan.Look, eps float64) int {
+	if len(looks) < 2 {
+		return 0
+	}
+	each := math.Cbrt(search.DetectProbability)
+	zBeta := numeric.UpperNormalQuantile(1 - each)
+	least := hockey.HockeyStick(eps).Least
+	planned := looks[len(looks)-1]
+	target := search.ReachSlack * max(least(0, planned.Samples, planned.PerConfirmation, zBeta), isolatedLeast(p.Screening.Samples/2, each))
+	for _, l := range looks[:len(looks)-1] {
+		if l.Name != plan.QuickLookName && least(0, l.Samples, l.PerConfirmation, zBeta) <= target {
+			return l.Samples
+		}
+	}
+	return 0
 }

@@ -25,10 +25,14 @@ type Settings struct {
 	Verbose       bool
 	Quick         bool
 	Strict        bool
-	Region        [2]float64
-	RegionSet     bool
-	Floor         float64
-	FloorSet      bool
+	Nightly       bool
+	// Resolution, if positive, is the multiple of the claim a look must
+	// resolve before it holds (at most the verdict's 1.5).
+	Resolution float64
+	Region     [2]float64
+	RegionSet  bool
+	Floor      float64
+	FloorSet   bool
 	// Testers, if any, are the criteria the audit runs instead of the
 	// claim's own (see testerRuns).
 	Testers []Tester
@@ -89,6 +93,14 @@ type Plan struct {
 	// Strict is set when an unresolved verdict fails the test (the Strict
 	// option, -dptest.strict or DPTEST_STRICT) instead of skipping it.
 	Strict bool
+	// Nightly is set for an audit at full depth (the Nightly option,
+	// -dptest.nightly or DPTEST_NIGHTLY): every candidate screened in
+	// full, and only a violation ends the run before the planned look.
+	Nightly bool
+	// HoldResolution, if positive, is the multiple of the claim a look
+	// must resolve before it holds (the Resolution option); 0 for the
+	// verdict's own factor.
+	HoldResolution float64
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
@@ -134,7 +146,14 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	if err := commandLine.err(); err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value, Strict: s.Strict || commandLine.strict.value}
+	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value, Strict: s.Strict || commandLine.strict.value, HoldResolution: s.Resolution}
+	switch {
+	case s.Nightly:
+		p.Nightly = true
+	case commandLine.nightly.isSet() && commandLine.nightly.value:
+		p.Nightly = true
+		p.CommandLine = append(p.CommandLine, "-dptest.nightly")
+	}
 	if commandLine.strict.value {
 		p.CommandLine = append(p.CommandLine, "-dptest.strict")
 	}
@@ -202,6 +221,9 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
 	p.FirstScreening = StageOf(max(2*MinSamples, p.Screening.Samples/FirstFraction))
+	if p.Nightly {
+		p.FirstScreening = p.Screening
+	}
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
 	p.Looks = ConfirmationLooks(n)

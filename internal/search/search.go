@@ -200,6 +200,19 @@ type Config[D any] struct {
 	// they confirm is fixed on that screening. Improving, simplifying,
 	// a finder's trials and promoted wide pairs screen at this size too.
 	FirstScreening plan.Stage
+	// Nightly ends a run before its planned look only on a violation: no
+	// early hold, no hopeless look.
+	Nightly bool
+	// HoldResolution, if positive, is the multiple of the claim a look
+	// must resolve before it holds, at most ResolutionFactor.
+	HoldResolution float64
+	// ZeroHoldFrom, if positive, is the draws per side from which a look
+	// of a criterion that holds a claim of 0 (a pure-DP claim's
+	// hockey-stick cross-check) may hold it on nothing seen: no estimate
+	// above 0, no event of one dataset alone, inside the end zones. The
+	// caller sets it where the look's reach comes within ReachSlack of
+	// the planned look's (see dptest's zeroHoldFrom).
+	ZeroHoldFrom int
 	// Deep, if it has samples, is the stage at which a first look that
 	// decides nothing screens the leading pairs again (see
 	// [screening.deepen]); where an audition keeps the new statistics, the
@@ -392,7 +405,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		// first screening may have missed a rare output of one dataset
 		// that a larger one isolates.
 		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0)
-		if settled(out, cfg.Confirmation.Samples) {
+		if out.Violated || !cfg.Nightly && settled(out, cfg.Confirmation.Samples) {
 			out.Early, out.Elapsed = true, time.Since(start)
 			s.logf("the look at %d draws per side decides: %s", look.Samples, decision(out))
 			return out, nil
@@ -576,7 +589,7 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 		out.Reason = contradicted(s.cands, out.Confirmed, th)
 	}
 	if early && !out.Violated && out.Reason == nil {
-		out.Held = s.holdsAtLook(out.Confirmed, th, out.PerConfirm, floor)
+		out.Held = s.holdsAtLook(out.Confirmed, th, out.PerConfirm, floor, out.Samples)
 	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
@@ -789,6 +802,12 @@ func contradicted[D, F any](screened, confirmed []Candidate[D, F], threshold flo
 	return nil
 }
 
+// ReachSlack is how much coarser than the planned look's reach a look's
+// may be where a claim of 0 holds on nothing seen there (Config.ZeroHoldFrom):
+// the planned draws would catch outputs of one dataset alone at most
+// ReachSlack times rarer, and the pass states the look's reach.
+const ReachSlack = 4
+
 // HoldZ is the z of the upper confidence bounds Estimate + HoldZ·StdErr on
 // which an early pass rests: Φ⁻¹(0.99), one-sided 1%.
 const HoldZ = 2.326348
@@ -839,13 +858,14 @@ func holdTest(crit any, th float64) func(Score) bool {
 // holdsAtLook reports whether a look before the planned one holds the
 // claim, given no violation and no reason against it there: the criterion
 // may hold early (holdsEarly), every confirmation stays inside the end
-// zones (HoldTailFactor) and counted no event under one dataset only, and
-// either the look resolves ResolutionFactor times the claim with
-// probability plan.HoldPower (and any event of its draws could show it:
-// floor), or every screening and confirmation shows
-// the claim held with margin (holdTest, held). A claim of 0 holds only by
-// the margin rule of its criterion.
-func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfirm, floor float64) bool {
+// zones (HoldTailFactor) and counted no event under one dataset only, it
+// saw nothing above the claim (seenAbove), and either the look resolves
+// ResolutionFactor times the claim with probability plan.HoldPower (and
+// any event of its draws could show it: floor), or every screening and
+// confirmation shows the claim held with margin (holdTest, held). A claim
+// of 0 holds by the margin rule of its criterion, or on nothing seen once
+// the look has Config.ZeroHoldFrom draws (samples per side).
+func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfirm, floor float64, samples int) bool {
 	if !holdsEarly(s.crit) || len(confirmed) == 0 {
 		return false
 	}
@@ -859,7 +879,10 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 	if th > 0 && seenAbove(confirmed, th) {
 		return false
 	}
-	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), resolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= ResolutionFactor*th {
+	if z, ok := s.crit.(zeroHolder); ok && th == 0 && z.holdsAtZero() && s.cfg.ZeroHoldFrom > 0 && samples >= s.cfg.ZeroHoldFrom && !seenAbove(confirmed, 0) {
+		return true
+	}
+	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), resolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= s.holdFactor()*th {
 		return true
 	}
 	below := holdTest(s.crit, th)
@@ -884,6 +907,15 @@ func seenAbove[D, F any](confirmed []Candidate[D, F], th float64) bool {
 		}
 	}
 	return false
+}
+
+// holdFactor is the multiple of the claim a look must resolve to hold:
+// Config.HoldResolution where set below ResolutionFactor.
+func (s *screening[D, F]) holdFactor() float64 {
+	if h := s.cfg.HoldResolution; h > 0 && h < ResolutionFactor {
+		return h
+	}
+	return ResolutionFactor
 }
 
 // asPlanned returns the confirmed candidates with each confirmation's
