@@ -858,10 +858,12 @@ func holdTest(crit any, th float64) func(Score) bool {
 // holdsAtLook reports whether a look before the planned one holds the
 // claim, given no violation and no reason against it there: the criterion
 // may hold early (holdsEarly), every confirmation stays inside the end
-// zones (HoldTailFactor) and counted no event under one dataset only, it
-// saw nothing above the claim (seenAbove), and either the look resolves
-// ResolutionFactor times the claim with probability plan.HoldPower (and
-// any event of its draws could show it: floor), or every screening and
+// zones (HoldTailFactor) and counted no event under one dataset only or on
+// values the screening never saw (unmatchedSeen), and either the look
+// resolves ResolutionFactor times the claim with probability
+// plan.HoldPower, every event seen above the claim included
+// (seenResolution), and any event of its draws could show it (floor); or
+// every screening and
 // confirmation shows the claim held with margin (holdTest, held). A claim
 // of 0 holds by the margin rule of its criterion, or on nothing seen once
 // the look has Config.ZeroHoldFrom draws (samples per side).
@@ -876,7 +878,7 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 			}
 		}
 	}
-	if th > 0 && seenAbove(confirmed, th) {
+	if th > 0 && unmatchedSeen(confirmed) {
 		return false
 	}
 	if z, ok := s.crit.(zeroHolder); ok && th == 0 && z.holdsAtZero() && s.cfg.ZeroHoldFrom > 0 && samples >= s.cfg.ZeroHoldFrom && !seenAbove(confirmed, 0) {
@@ -890,18 +892,26 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 }
 
 // seenAbove reports whether some confirmed event, first or second,
-// estimates the loss above the claim th, or a confirmation drew values
-// the screening never saw beyond the other side's (Score.Unmatched). A
-// look holds early only where it saw nothing against the claim: a
-// resolution reads the finest event, and says nothing of another event
-// whose loss shows above the claim (a rarer value of larger loss, a rare
-// run of one dataset), nor of rare values whose share only the planned
-// draws weigh. The run goes on to a later look, and at the planned one
-// decides as planned.
+// estimates the measure above th: a claim of 0 holds early only where
+// nothing was seen (Config.ZeroHoldFrom).
 func seenAbove[D, F any](confirmed []Candidate[D, F], th float64) bool {
 	for _, c := range confirmed {
 		for _, sc := range c.Confirmations {
-			if sc.Estimate > th || (sc.Second != nil && sc.Second.Estimate > th) || sc.Unmatched > 0 {
+			if sc.Estimate > th || (sc.Second != nil && sc.Second.Estimate > th) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unmatchedSeen reports whether a confirmation drew values the screening
+// never saw beyond the other side's (Score.Unmatched): rare values whose
+// share only the planned draws weigh, so a look does not hold on them.
+func unmatchedSeen[D, F any](confirmed []Candidate[D, F]) bool {
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if sc.Unmatched > 0 {
 				return true
 			}
 		}
@@ -1069,9 +1079,33 @@ func resolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], t
 		}
 	}
 	if sup != nil && len(confirmed) > 0 && !(least <= res) {
-		return least
+		res = least
 	}
-	return res
+	return max(res, seenResolution(sup, confirmed, threshold, zA, zB))
+}
+
+// seenResolution is the coarsest resolution, read on the claim's scale,
+// of any confirmed event, first or second, whose estimate lies above the
+// threshold (0 where none does). A resolution otherwise reads the finer
+// event of a confirmation of two; but an event seen above the claim is
+// evidence only its own draws can weigh (a rarer value of larger loss, a
+// rare run of one dataset), so a pass states what they resolve.
+func seenResolution[D, F any](sup supResolved, confirmed []Candidate[D, F], threshold, zA, zB float64) float64 {
+	seen := 0.0
+	for _, c := range confirmed {
+		for _, s := range c.Confirmations {
+			for _, e := range []*Score{&s, s.Second} {
+				if e == nil || !(e.Estimate > threshold) {
+					continue
+				}
+				one := *e
+				one.Second = nil
+				_, _, read := readResolution(sup, one, threshold, zA, zB)
+				seen = max(seen, read)
+			}
+		}
+	}
+	return seen
 }
 
 // whichEvent names the event a confirmation of two events scores.

@@ -8,8 +8,8 @@
 // (ε, δ)-DP, where δ claims of 1 or more are skipped; Gaussian DP for the
 // Gaussian and the discrete Gaussian); and, with
 // -slow, a mechanism that spins 10 µs a call and ignores the generator it
-// is given (standing for secure noise), audited at a correct claim with 2×
-// margin and at a 2× violation.
+// is given (standing for secure noise), audited under pure DP and RDP
+// λ = 2 at a correct claim with 2× margin and at a 2× violation.
 //
 // Columns: the case, the claimed value and the truth, the verdict (H
 // holds, V violated, S suspect, U unresolved), the mechanism calls, the
@@ -159,8 +159,12 @@ func main() {
 	}
 	if *slow {
 		m := dptest.Continuous((&slowLaplace{src: rand.New(rand.NewPCG(1, 2))}).sample)
+		lapRDP := mechanisms.Laplace{B: 1}.RDP(2)
 		for _, f := range []float64{2, 0.5} {
 			row("slow Laplace b=1 DP", f, 1, func(s uint64) (dptest.Report, error) { return dptest.AuditDP(m, f, dptest.Seed(s)) })
+			row("slow Laplace b=1 RDP λ=2", f, lapRDP, func(s uint64) (dptest.Report, error) {
+				return dptest.AuditRDP(m, 2, f*lapRDP, dptest.Seed(s))
+			})
 		}
 	}
 	fmt.Println(expstat.PeakRSS())
