@@ -536,10 +536,10 @@ func settled[D, F any](out Outcome[D, F], planned int) bool {
 // hopeless reports whether a look says the planned confirmation of n
 // draws per side cannot resolve the claim, and saw nothing it could
 // confirm: a coarse resolution that would need more than HopelessFactor·n
-// draws, with every confirmation's Estimate + HopelessZ·StdErr under what
-// n draws are predicted to resolve (the look's resolution less the claim,
-// shrunk as 1/√n, above the claim); or a claim beyond what n draws can
-// show at all. An estimate above that is a violation the planned look
+// draws, with every confirmed event's Estimate + HopelessZ·StdErr (first
+// and second) under what n draws are predicted to resolve (the look's
+// resolution less the claim, shrunk as 1/√n, above the claim); or a claim
+// beyond what n draws can show at all. An estimate above that is a violation the planned look
 // may confirm, so the run goes on.
 func hopeless[D, F any](out Outcome[D, F], n int) bool {
 	switch r := out.Reason.(type) {
@@ -547,7 +547,7 @@ func hopeless[D, F any](out Outcome[D, F], n int) bool {
 		predicted := r.Claim + (r.Resolution-r.Claim)*math.Sqrt(float64(r.Samples)/float64(n))
 		for _, c := range out.Confirmed {
 			for _, s := range c.Confirmations {
-				if s.Estimate+HopelessZ*s.StdErr > predicted {
+				if s.Estimate+HopelessZ*s.StdErr > predicted || s.Second != nil && s.Second.Estimate+HopelessZ*s.Second.StdErr > predicted {
 					return false
 				}
 			}
@@ -573,6 +573,9 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	th := cfg.Run.Threshold
 	out.Best, out.Violated = decide(out.Confirmed, th)
 	out.Resolution = resolution(s.crit, out.Confirmed, th, out.PerConfirm)
+	if early {
+		out.Resolution = earlyResolutionAt(s.crit, out.Confirmed, th, out.PerConfirm, DetectProbability)
+	}
 	out.Named = namedConfirmation(s.crit, out.Best, out.Violated, th, out.PerConfirm)
 	floor := 0.0
 	if f, ok := s.crit.(floored); ok {
@@ -884,7 +887,7 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 	if z, ok := s.crit.(zeroHolder); ok && th == 0 && z.holdsAtZero() && s.cfg.ZeroHoldFrom > 0 && samples >= s.cfg.ZeroHoldFrom && !seenAbove(confirmed, 0) {
 		return true
 	}
-	if th > 0 && max(floor, resolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), resolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= s.holdFactor()*th {
+	if th > 0 && max(floor, earlyResolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), earlyResolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= s.holdFactor()*th {
 		return true
 	}
 	below := holdTest(s.crit, th)
@@ -1079,9 +1082,20 @@ func resolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], t
 		}
 	}
 	if sup != nil && len(confirmed) > 0 && !(least <= res) {
-		res = least
+		return least
 	}
-	return max(res, seenResolution(sup, confirmed, threshold, zA, zB))
+	return res
+}
+
+// earlyResolutionAt is resolutionAt for a look before the planned one,
+// where it also counts every event seen above the threshold
+// (seenResolution): a look holds, and states its resolution, only where
+// those events' own draws resolve them too.
+func earlyResolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm, power float64) float64 {
+	sup, _ := crit.(supResolved)
+	zA := numeric.UpperNormalQuantile(perConfirm)
+	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(power))
+	return max(resolutionAt(crit, confirmed, threshold, perConfirm, power), seenResolution(sup, confirmed, threshold, zA, zB))
 }
 
 // seenResolution is the coarsest resolution, read on the claim's scale,
@@ -1089,7 +1103,10 @@ func resolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], t
 // threshold (0 where none does). A resolution otherwise reads the finer
 // event of a confirmation of two; but an event seen above the claim is
 // evidence only its own draws can weigh (a rarer value of larger loss, a
-// rare run of one dataset), so a pass states what they resolve.
+// rare run of one dataset), so an early pass states what they resolve,
+// and waits for a later look where they do not resolve enough. (The
+// planned look decides on its own rules: the events it confirms were
+// chosen on draws of their own.)
 func seenResolution[D, F any](sup supResolved, confirmed []Candidate[D, F], threshold, zA, zB float64) float64 {
 	seen := 0.0
 	for _, c := range confirmed {
