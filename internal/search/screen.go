@@ -41,7 +41,6 @@ type screening[D, F any] struct {
 	trials     int                // the finder's proposals screened
 	foundAt    int                // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
 	fullStage  plan.Stage         // the full screening's stage (Config.Screening as given)
-	rung       int                // how many times a first screening that could not rank grew
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
@@ -77,45 +76,69 @@ func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened
 
 // screenLeaders screens again, at the full screening's size, the pairs of
 // the leading candidates, where the candidates were screened first on
-// fewer draws (Config.FirstScreening), and puts their candidates first,
-// ranked by the full screening: they are the ones confirmed, on the
-// statistics that screening fixed. The candidates screened only on fewer
-// draws follow, as ranked before (a small screening's estimate is the
-// noisier, and often the higher, so it would not rank fairly beside a
-// full one).
+// fewer draws (Config.FirstScreening), in up to MaxLeaderRounds rounds
+// (rankLeaders says which lead), and puts the candidates screened in full
+// first, ranked by that screening: they are the ones confirmed, on the
+// statistics it fixed. The candidates screened only on fewer draws
+// follow (a small screening's estimate is the noisier, and often the
+// higher, so it would not rank fairly beside a full one).
 func (s *screening[D, F]) screenLeaders() error {
 	full := s.full()
 	if full.Samples <= s.cfg.Screening.Samples {
 		return nil
 	}
-	pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
-	// A pair given as an input is screened on the streams a full
-	// screening of all inputs gives it, so its statistics are those of a
-	// run without a first screening; others on streams of their own.
-	seed := func(i int) uint64 {
-		if k := slices.IndexFunc(s.cfg.Candidates, func(in Input[D]) bool { return sameDatasets(in.Pair, pairs[i]) }); k >= 0 {
-			return plan.SubSeed(s.cfg.Run.Seed, "screen", k)
+	z := s.triggerZ()
+	for range MaxLeaderRounds {
+		s.rankLeaders(full.Samples, z)
+		pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
+		if len(pairs) == 0 {
+			break
 		}
-		return plan.SubSeed(s.cfg.Run.Seed, "full", i)
-	}
-	if err := s.rescreenOn(pairs, seed, "screened in full", "full screening", full); err != nil {
-		return err
-	}
-	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int {
-		if fa, fb := a.Screened >= full.Samples, b.Screened >= full.Samples; fa != fb {
-			if fa {
-				return -1
+		// A pair given as an input is screened on the streams a full
+		// screening of all inputs gives it, so its statistics are those
+		// of a run without a first screening; others on streams of
+		// their own.
+		seed := func(i int) uint64 {
+			if k := slices.IndexFunc(s.cfg.Candidates, func(in Input[D]) bool { return sameDatasets(in.Pair, pairs[i]) }); k >= 0 {
+				return plan.SubSeed(s.cfg.Run.Seed, "screen", k)
 			}
+			return plan.SubSeed(s.cfg.Run.Seed, "full", s.rescreened+i)
+		}
+		if err := s.rescreenOn(pairs, seed, "screened in full", "full screening", full); err != nil {
+			return err
+		}
+	}
+	s.rankLeaders(full.Samples, z)
+	// The candidates confirmed are the leading ones screened in full.
+	inFull := func(c Candidate[D, F]) int {
+		if c.Screened >= full.Samples {
 			return 1
 		}
 		return 0
-	})
-	fulls := slices.IndexFunc(s.cands, func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
-	if fulls < 0 {
-		fulls = len(s.cands)
 	}
-	sortByRank(s.cands[:fulls])
+	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int { return cmp.Compare(inFull(b), inFull(a)) })
 	return nil
+}
+
+// MaxLeaderRounds caps the rounds of full screenings screenLeaders runs:
+// each screens in full the leading pairs not yet screened so.
+const MaxLeaderRounds = 3
+
+// rankLeaders orders the candidates for screenLeaders: those screened in
+// full by their Rank; the others by their Rank less z of their first
+// screening's standard errors, a lower bound of what a full screening
+// would show. A pair whose full screening fell below what another's first
+// screening still promises gives way to it, and that one is screened in
+// full next (successive halving: a first screening's leader may be noise,
+// a pair that differs in nothing).
+func (s *screening[D, F]) rankLeaders(full int, z float64) {
+	key := func(c Candidate[D, F]) float64 {
+		if c.Screened >= full {
+			return c.Screening.Rank
+		}
+		return c.Screening.Rank - z*c.Screening.StdErr
+	}
+	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int { return cmp.Compare(key(b), key(a)) })
 }
 
 // full is the stage of a full screening: Config.Screening as the run was
@@ -131,9 +154,6 @@ func (s *screening[D, F]) screenAll() error {
 	label := "screen"
 	if s.cfg.Screening.Samples < s.full().Samples {
 		label = "first screen"
-	}
-	if s.rung > 0 {
-		label = fmt.Sprintf("screen rung %d", s.rung)
 	}
 	for i, r := range s.screenConcurrently(pairsOf(in), label, s.cfg.Screening) {
 		s.screened++

@@ -372,17 +372,14 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		s.cfg.Screening = first
 	}
 	base, err := s.selectCandidates(true)
-	for rung := 1; err != nil && s.cfg.Screening.Samples < cfg.Screening.Samples && !mechanismFailure(err); rung++ {
-		// A statistic that fails at a first size (outputs too sparse to
-		// screen on so few draws) screens every candidate again on
-		// FirstGrowth times the draws, up to the full size.
-		next := cfg.Screening
-		if n := FirstGrowth * s.cfg.Screening.Samples; n < next.Samples {
-			next = plan.StageOf(n)
-		}
-		s.logf("first screening at %d draws per side failed (%v); screening every candidate at %d", s.cfg.Screening.Samples, err, next.Samples)
+	if err != nil && s.cfg.Screening.Samples < cfg.Screening.Samples && !mechanismFailure(err) {
+		// A statistic that fails at the first size (outputs too sparse
+		// to screen on so few draws) screens every candidate in full, as
+		// before successive halving: a larger first screening of sparse
+		// outputs ranks on noise, and a pair that differs in nothing can
+		// lead (the 10⁴-ary randomized response held a violation so).
+		s.logf("first screening at %d draws per side failed (%v); screening every candidate in full", s.cfg.Screening.Samples, err)
 		s = newScreening(crit, cfg)
-		s.cfg.Screening, s.rung = next, rung
 		base, err = s.selectCandidates(true)
 	}
 	if err != nil {
@@ -506,10 +503,6 @@ func decision[D, F any](out Outcome[D, F]) string {
 	}
 	return "the planned size cannot resolve the claim"
 }
-
-// FirstGrowth is the factor by which a first screening that cannot rank
-// the candidates grows before every candidate is screened again.
-const FirstGrowth = 4
 
 // HopelessFactor: a look whose resolution would need more than
 // HopelessFactor times the planned draws to reach ResolutionFactor times
