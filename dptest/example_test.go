@@ -41,11 +41,18 @@ func ExampleAuditRDP() {
 	}
 	fmt.Println("violated:", (rep.Verdict == dptest.Violated))
 	fmt.Println("bound above the claim:", rep.LowerBound > 0.5, "and below the truth:", rep.LowerBound < g.RDP(2))
-	fmt.Printf("witness: %v %s\n", rep.Witness, rep.Direction)
+	w, _ := dptest.WitnessOf[[]float64](rep)
+	differ := 0
+	for i := range w.X {
+		if w.X[i] != w.Y[i] {
+			differ++
+		}
+	}
+	fmt.Println("the witness differs in", differ, "record of", len(w.X))
 	// Output:
 	// violated: true
 	// bound above the claim: true and below the truth: true
-	// witness: {[0 0 0 0 0 0 0 0 0 0] [0 1 0 0 0 0 0 0 0 0]} D(M(X)‖M(Y))
+	// the witness differs in 1 record of 10
 }
 
 // Datasets of any type can be audited once the neighbouring pairs are given:

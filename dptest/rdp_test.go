@@ -185,7 +185,7 @@ func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	require.Equal(t, "substitution pairs in [0, 1]^10", rep.Details.Searched)
 	require.Equal(t, 25, rep.Details.WideScreened, "25 more pairs screened on small samples")
 	require.Less(t, rep.Details.WidePromoted, 10)
-	require.Equal(t, 200_000, rep.Details.Samples)
+	require.LessOrEqual(t, rep.Details.Samples, 200_000, "decided at a look or the planned size")
 
 	rep = dptest.Report{Seed: 7, Details: dptest.Details{TestName: "TestX/sub case"}}
 	require.Equal(t, `go test -run="^TestX$/^sub case$" -dptest.seed=7`, rep.Reproduce())
