@@ -132,6 +132,13 @@ const MaxLeaderRounds = 3
 // full next (successive halving: a first screening's leader may be noise,
 // a pair that differs in nothing).
 func (s *screening[D, F]) rankLeaders(full int, z float64) {
+	if !slices.ContainsFunc(s.cands, func(c Candidate[D, F]) bool { return c.Screened >= full }) {
+		// Before any full screening the first screenings rank as they
+		// are: a penalty would favour the pairs of least spread, such as
+		// a pair that differs in nothing.
+		sortByRank(s.cands)
+		return
+	}
 	key := func(c Candidate[D, F]) float64 {
 		if c.Screened >= full {
 			return c.Screening.Rank
