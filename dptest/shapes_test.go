@@ -203,11 +203,10 @@ func partitionSelection() dptest.Mechanism[[]float64] {
 
 // Data in [−1, 1]: the search simplifies and improves within the range of
 // the user's records, so a confirmed pair of Σx + N(0, 1) differs by 2
-// (−1 against 1), its true D₂ = 4, and a claim of 2.5 fails;
-// simplification toward the old [0, 1] extremes would have shown a
-// difference of 1 (D₂ = 1) at best. (The report's witness is the
-// violated candidate of the highest bound: under -short the early look
-// also violates the pair it simplified, 1.91 apart, and may name that.)
+// (−1 against 1) or nearly (1.91 under -short, where a first screening's
+// few draws stop the simplification short), its true D₂ near 4, and a
+// claim of 2.5 fails; simplification toward the old [0, 1] extremes
+// would have shown a difference of 1 (D₂ = 1) at best.
 func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
@@ -228,7 +227,7 @@ func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 			widest = max(widest, math.Abs(w.X[i]-w.Y[i]))
 		}
 	}
-	require.Equal(t, 2.0, widest, "%s", rep)
+	require.Greater(t, widest, 1.5, "beyond what [0, 1] allows: %s", rep)
 }
 
 // NonDPLaplace1's noise scale shrinks with the dataset's size, so on an
