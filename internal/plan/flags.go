@@ -24,7 +24,6 @@ type cmdline struct {
 	verbose    boolFlag
 	quick      boolFlag
 	strict     boolFlag
-	nightly    boolFlag
 }
 
 func init() {
@@ -43,8 +42,6 @@ func init() {
 	register(&cl.verbose, "v", "DPTEST_V", "dptest: log screening and confirmation details")
 	register(&cl.strict, "strict", "DPTEST_STRICT",
 		"dptest: fail, rather than skip, an audit whose sample cannot reach the claim's scale (unresolved)")
-	register(&cl.nightly, "nightly", "DPTEST_NIGHTLY",
-		"dptest: audit at full depth: screen every pair in full, and stop early only on a violation")
 	register(&cl.quick, "quick", "DPTEST_QUICK",
 		"dptest: decide claims far from the truth at a quick look first (a screening an eighth the size: it sees rare outputs less well)")
 }
