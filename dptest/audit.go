@@ -45,6 +45,7 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	rep.err = err
 	rep.Verdict, rep.Reason = verdictOf(rep.violated, err)
 	rep.Reach = rep.reach()
+	rep.Details.Label = optionsOf(opts, "Label").label
 	if dir := reportDirOf(opts); dir != "" {
 		writeReport(dir, &rep)
 	}

@@ -91,6 +91,7 @@ type options struct {
 	simplify    any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
 	finder      any   // a Finder[D]
 	reportDir   string
+	label       string
 	errs        []error
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/numeric"
@@ -37,16 +38,29 @@ func ReportTo(dir string) Option {
 	}}
 }
 
-// reportDirOf is the report directory of an audit: its ReportTo option's,
-// else the command line's; "" for none.
-func reportDirOf(opts []Option) string {
+// Label names the audit in its report: the page's title and the index's
+// test column (Details.Label). Inside a test the test's name is the
+// default; outside one, "audit".
+func Label(name string) Option {
+	return option{"Label", auditKinds, func(o *options) { o.label = name }}
+}
+
+// optionsOf applies only the named options: those an audit needs before,
+// or whether or not, its other options are valid.
+func optionsOf(opts []Option, names ...string) *options {
 	o := &options{}
 	for _, opt := range opts {
-		if op, ok := opt.(option); ok && op.name == "ReportTo" {
+		if op, ok := opt.(option); ok && slices.Contains(names, op.name) {
 			op.set(o)
 		}
 	}
-	if o.reportDir != "" {
+	return o
+}
+
+// reportDirOf is the report directory of an audit: its ReportTo option's,
+// else the command line's; "" for none.
+func reportDirOf(opts []Option) string {
+	if o := optionsOf(opts, "ReportTo"); o.reportDir != "" {
 		return o.reportDir
 	}
 	return plan.ReportDir()
@@ -88,7 +102,10 @@ func (r Report) page() pages.Audit {
 	if r.Verdict == 0 {
 		verdict = "error"
 	}
-	test := r.Details.TestName
+	test := r.Details.Label
+	if test == "" {
+		test = r.Details.TestName
+	}
 	if test == "" {
 		test = "audit"
 	}
@@ -127,7 +144,7 @@ func (r Report) facts() []pages.Fact {
 	return append(f,
 		pages.Fact{Label: "seed", Value: fmt.Sprint(r.Seed)},
 		pages.Fact{Label: "calls", Value: fmt.Sprintf("%d (and %d for these pictures)", r.Calls, r.Details.PictureCalls)},
-		pages.Fact{Label: "time", Value: r.Elapsed.String()})
+		pages.Fact{Label: "time", Value: r.Elapsed.Round(time.Millisecond).String()})
 }
 
 // pictures draws the page's pictures, and says why any could not be.
@@ -154,8 +171,11 @@ func (r Report) pictures() (pics []pages.Picture, notes []string) {
 			}
 			svg, err := pages.LossSVG(l)
 			add("Privacy-loss curve", "The estimated loss ℓ̂(t) on the confirming draws, against the claimed ε [AKD22].", svg, err)
+		} else if v, err := r.valueLoss(); err == nil {
+			svg, err := pages.ValueLossSVG(v)
+			add("Privacy loss per output value", fmt.Sprintf("ln(p̂/q̂) on the pictures' draws, for values seen at least %d times on each side.", minValueCount), svg, err)
 		} else {
-			notes = append(notes, "Privacy-loss curve: this audit's criterion estimates none.")
+			notes = append(notes, fmt.Sprintf("Privacy-loss curve: not drawn (%v).", err))
 		}
 	case plan.KindApproxDP, plan.KindGDP:
 		if len(r.Details.TradeOff) > 0 {
@@ -173,6 +193,46 @@ func (r Report) pictures() (pics []pages.Picture, notes []string) {
 		add("Rényi divergence across orders", "Estimates on the pictures' draws, each with its band at the audit's confidence.", svg, err)
 	}
 	return pics, notes
+}
+
+// minValueCount is the least count, on each side, of a discrete value
+// whose loss the pictures estimate.
+const minValueCount = 20
+
+// valueLoss estimates the loss of each discrete value from the pictures'
+// draws, in the witness's direction.
+func (r Report) valueLoss() (pages.ValueLoss, error) {
+	d, err := r.distributions()
+	if err != nil {
+		return pages.ValueLoss{}, err
+	}
+	if d.Real {
+		return pages.ValueLoss{}, fmt.Errorf("the criterion estimates no loss curve for these outputs")
+	}
+	cp, cq := d.CountX, d.CountY
+	if r.reversed() {
+		cp, cq = cq, cp
+	}
+	np, nq := float64(total(cp)), float64(total(cq))
+	v := pages.ValueLoss{Eps: r.Claim.Value}
+	for i, l := range d.Labels {
+		if cp[i] >= minValueCount && cq[i] >= minValueCount && len(v.Labels) < pages.MaxBars {
+			v.Labels = append(v.Labels, l)
+			v.Loss = append(v.Loss, math.Log(float64(cp[i])/np)-math.Log(float64(cq[i])/nq))
+		}
+	}
+	if len(v.Labels) == 0 {
+		return v, fmt.Errorf("no value seen %d times on each side", minValueCount)
+	}
+	return v, nil
+}
+
+func total(c []int) int {
+	n := 0
+	for _, k := range c {
+		n += k
+	}
+	return n
 }
 
 // reversed says whether the witness's direction measures Y against X.

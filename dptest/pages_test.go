@@ -46,7 +46,7 @@ func reportAudits(t *testing.T, dir string) []dptest.Report {
 	keep(dptest.AuditDP(dptest.Continuous(lap.Sample), 2, opts...))
 	keep(dptest.AuditApproxDP(dptest.Continuous(gauss.Sample), 1, 0.6, opts...))
 	keep(dptest.AuditGDP(dptest.Continuous(gauss.Sample), 2, opts...))
-	keep(dptest.AuditDP(rr, 3, opts...)) // discrete: no loss curve
+	keep(dptest.AuditDP(rr, 3, opts...))
 	keep(dptest.AuditGDP(vec, 3, opts...))
 	keep(dptest.AuditRDP(dptest.Continuous(lap.Sample), 2, lap.RDP(2)/4, opts...))
 	return reps
@@ -77,11 +77,6 @@ func TestReportDirectory(t *testing.T) {
 		require.Contains(t, report, "claim")
 		page, err := os.ReadFile(filepath.Join(dir, e.Page))
 		require.NoError(t, err)
-		if e.Claim == "ε=3 pure DP" { // the discrete audit's criterion draws no loss curve, and the page says so
-			require.Equal(t, 1, strings.Count(string(page), "<svg"), e.Page)
-			require.Equal(t, 1, strings.Count(string(page), `class="note"`), e.Page)
-			continue
-		}
 		require.Equal(t, 2, strings.Count(string(page), "<svg"), "%s: the distributions and the claim's picture", e.Page)
 		require.NotContains(t, string(page), `class="note"`, e.Page)
 	}
@@ -112,4 +107,54 @@ func TestReportToErrors(t *testing.T) {
 	rec := &recorder{}
 	require.False(t, dptest.CheckDP(rec, m, 1, dptest.Samples(20_000), dptest.Seed(1), dptest.ReportTo(file)))
 	require.NotEmpty(t, rec.errors)
+}
+
+// documentedKeys reads the keys of the table under heading in
+// docs/report-json.md, and which of them are optional.
+func documentedKeys(t *testing.T, heading string) map[string]bool {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "report-json.md"))
+	require.NoError(t, err)
+	keys := map[string]bool{}
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			in = line == "## "+heading
+		case in && strings.HasPrefix(line, "| `"):
+			cells := strings.Split(line, "|")
+			keys[strings.Trim(cells[1], " `")] = strings.Contains(cells[2], "optional")
+		}
+	}
+	require.NotEmpty(t, keys, heading)
+	return keys
+}
+
+// report.json's entries and reports have exactly the keys that
+// docs/report-json.md documents, the optional ones aside.
+func TestReportJSONSchemaIsDocumented(t *testing.T) {
+	dir := t.TempDir()
+	reportAudits(t, dir)
+	b, err := os.ReadFile(filepath.Join(dir, pages.JSONFile))
+	require.NoError(t, err)
+	var entries []map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(b, &entries))
+	check := func(heading string, obj map[string]json.RawMessage) {
+		t.Helper()
+		doc := documentedKeys(t, heading)
+		for k := range obj {
+			require.Contains(t, doc, k, "%s key %q is not documented", heading, k)
+		}
+		for k, optional := range doc {
+			if !optional {
+				require.Contains(t, obj, k, "%s key %q is documented but missing", heading, k)
+			}
+		}
+	}
+	for _, e := range entries {
+		check("Entry", e)
+		var report map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(e["report"], &report))
+		check("Report", report)
+	}
 }

@@ -276,8 +276,10 @@ type Details struct {
 	// PictureCalls counts the calls the report's pictures made after the
 	// audit (ReportTo); Calls leaves them out. ReportError says why the
 	// report directory could not be written.
-	PictureCalls int64  `json:"picture_calls,omitempty"`
-	ReportError  string `json:"report_error,omitempty"`
+	PictureCalls int64 `json:"picture_calls,omitempty"`
+	// Label is the Label option's name for the audit, if any.
+	Label       string `json:"label,omitempty"`
+	ReportError string `json:"report_error,omitempty"`
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the

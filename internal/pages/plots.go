@@ -442,3 +442,44 @@ func OrdersSVG(o OrdersPicture) ([]byte, error) {
 	p.Y.Min = min(0, p.Y.Min)
 	return svgOf(p)
 }
+
+// ValueLoss is the estimated privacy loss ln(p̂(v)/q̂(v)) of each discrete
+// output value v seen on both sides.
+type ValueLoss struct {
+	Labels []string
+	Loss   []float64
+	Eps    float64
+}
+
+// ValueLossSVG draws each value's estimated loss as a bar, with the
+// claimed ε above and below.
+func ValueLossSVG(v ValueLoss) ([]byte, error) {
+	if len(v.Labels) == 0 || len(v.Labels) != len(v.Loss) {
+		return nil, errors.New("pages: no value seen often enough on both sides")
+	}
+	p := plot.New()
+	p.X.Label.Text, p.Y.Label.Text = "output", "estimated privacy loss ln(p̂/q̂)"
+	p.Legend.Top = true
+	bars, err := plotter.NewBarChart(plotter.Values(v.Loss), vg.Points(max(2, 240/float64(len(v.Loss)))))
+	if err != nil {
+		return nil, err
+	}
+	bars.Color, bars.LineStyle.Width = colorX, 0
+	p.Add(bars)
+	p.Legend.Add("ln(p̂/q̂)", bars)
+	n := float64(len(v.Loss))
+	if err := horizontal(p, -0.5, n-0.5, v.Eps, fmt.Sprintf("claimed ε = %.4g", v.Eps)); err != nil {
+		return nil, err
+	}
+	below, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: -v.Eps}, {X: n - 0.5, Y: -v.Eps}})
+	if err != nil {
+		return nil, err
+	}
+	below.Color, below.Width, below.Dashes = colorClaim, vg.Points(1.5), []vg.Length{vg.Points(6), vg.Points(3)}
+	p.Add(below)
+	p.NominalX(v.Labels...)
+	top := max(v.Eps, slices.Max(v.Loss))
+	p.Y.Min = min(-v.Eps, slices.Min(v.Loss))
+	p.Y.Max = top + legendRoom*(top-p.Y.Min)
+	return svgOf(p)
+}
