@@ -3,6 +3,8 @@ package dptest
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -63,7 +65,30 @@ func reportDirOf(opts []Option) string {
 	if o := optionsOf(opts, "ReportTo"); o.reportDir != "" {
 		return o.reportDir
 	}
-	return plan.ReportDir()
+	return fromModuleRoot(plan.ReportDir())
+}
+
+// fromModuleRoot resolves a relative directory of the command line against
+// the module's root, the nearest directory above the working one that holds
+// a go.mod: go test runs each package's binary in the package's directory,
+// and go test ./... -dptest.report=DIR should write one DIR, not one per
+// package. Outside a module the directory is left as it is.
+func fromModuleRoot(dir string) string {
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return dir
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, dir)
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }
 
 // drawn holds the outputs drawn for a report's pictures, and the error

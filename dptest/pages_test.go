@@ -158,3 +158,16 @@ func TestReportJSONSchemaIsDocumented(t *testing.T) {
 		check("Report", report)
 	}
 }
+
+// A relative report directory of the command line is taken from the
+// module's root, where go test ./... runs each package in its own
+// directory; an absolute one is kept.
+func TestReportDirFromModuleRoot(t *testing.T) {
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	root := filepath.Dir(wd) // this package is one below the module's root
+	require.FileExists(t, filepath.Join(root, "go.mod"))
+	require.Equal(t, filepath.Join(root, "out"), dptest.FromModuleRoot("out"))
+	require.Equal(t, "/abs/out", dptest.FromModuleRoot("/abs/out"))
+	require.Empty(t, dptest.FromModuleRoot(""))
+}

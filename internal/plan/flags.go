@@ -44,7 +44,7 @@ func init() {
 	register(&cl.strict, "strict", "DPTEST_STRICT",
 		"dptest: fail, rather than skip, an audit whose sample cannot reach the claim's scale (unresolved)")
 	register(&cl.report, "report", "DPTEST_REPORT",
-		"dptest: write every audit's page, with pictures, an index.html and report.json into `directory`")
+		"dptest: write every audit's page, with pictures, an index.html and report.json into `directory` (a relative one from the module's root)")
 	register(&cl.quick, "quick", "DPTEST_QUICK",
 		"dptest: decide claims far from the truth at a quick look first (a screening an eighth the size: it sees rare outputs less well)")
 }
