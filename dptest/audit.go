@@ -45,6 +45,10 @@ func audit[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Report, e
 	rep.err = err
 	rep.Verdict, rep.Reason = verdictOf(rep.violated, err)
 	rep.Reach = rep.reach()
+	rep.Details.Label = optionsOf(opts, "Label").label
+	if dir := reportDirOf(opts); dir != "" {
+		writeReport(dir, &rep)
+	}
 	return rep, err
 }
 
@@ -123,6 +127,13 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		if same {
 			rep.Details.Unvarying = v
 		}
+	}
+	if reportDirOf(opts) != "" && ctx.Err() == nil {
+		pair, ok := WitnessOf[D](rep)
+		if !ok {
+			pair = first
+		}
+		drawPictures(&rep, src, p.Seed, pair)
 	}
 	return rep, err
 }
@@ -569,6 +580,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 			}
 		}
 		rep.Details.Event, rep.Details.EventCounts, rep.Details.EventLevel = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
+		rep.inEvent = eventMembership(event, 1)
 		if len(curve.T) > 0 {
 			rep.Details.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
@@ -630,6 +642,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(f search.EventFinding) {
 		rep.Details.Score, rep.Details.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
+		rep.inEvent = eventMembership(f.Groups, f.InEvent)
 		rep.Details.EventCounts, rep.Details.EventLevel = countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 	})
 	if err == nil {

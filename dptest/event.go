@@ -24,6 +24,29 @@ func eventText(g stat.Grouping, k int) string {
 	return valuesText(g, k)
 }
 
+// eventMembership says whether an output is in the event of groups below
+// k: a real output by its cell, a discrete one by its value (a value the
+// screening never saw by the unlisted group). Nil where outputs are
+// grouped by a learned score, which a picture does not redraw.
+func eventMembership(g stat.Grouping, k int) func(any) bool {
+	if p := g.Partition; p != nil {
+		if p.Score != nil {
+			return nil
+		}
+		return func(v any) bool {
+			f, ok := v.(float64)
+			return ok && g.OfCell[p.Cell(f)] < k
+		}
+	}
+	return func(v any) bool {
+		group, ok := g.OfValue[v]
+		if !ok {
+			group = g.Unlisted
+		}
+		return group < k
+	}
+}
+
 // interval is a run of adjacent cells of one group, [lo, hi): one atom's
 // cell alone (atom; its value is lo). An atom's cell is [v, nextafter(v)),
 // so an end beside one is exact: afterAtom when the cell below the

@@ -3,6 +3,8 @@ package dptest_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -298,4 +300,22 @@ func ExampleFindPairs() {
 	}
 	fmt.Println("violated:", (rep.Verdict == dptest.Violated), "trials screened:", rep.Details.Trials)
 	// Output: violated: true trials screened: 3
+}
+
+// ReportTo writes each audit's page, with its pictures, and an index of
+// the run into a directory. The flag -dptest.report=DIR does the same for
+// every audit of go test.
+func ExampleReportTo() {
+	dir, err := os.MkdirTemp("", "dptest-report")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	lap := mechanisms.Laplace{B: 1}
+	rep, _ := dptest.AuditDP(dptest.Continuous(lap.Sample), 2, dptest.Seed(1), dptest.Samples(50_000),
+		dptest.Label("Laplace b=1"), dptest.ReportTo(dir))
+	_, err = os.Stat(filepath.Join(dir, "index.html"))
+	fmt.Println(rep.Verdict, err == nil)
+	// Output: holds true
 }

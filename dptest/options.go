@@ -90,6 +90,8 @@ type options struct {
 	neighbors   any   // a *rapid.Generator[fixtures.Pair[D]]
 	simplify    any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
 	finder      any   // a Finder[D]
+	reportDir   string
+	label       string
 	errs        []error
 }
 

@@ -72,6 +72,10 @@ type Report struct {
 	recordedNs [2]int
 	stdErr     float64
 	unresolved bool // the audit stopped before its plan (and seed) was resolved
+	// drawn holds the outputs drawn for the report's pictures (ReportTo);
+	// inEvent says whether an output is in the confirmed event.
+	drawn   *drawn
+	inEvent func(any) bool
 }
 
 // Claim is a privacy claim: its kind and the claimed value of its measure.
@@ -269,6 +273,13 @@ type Details struct {
 	// whose own draws of it alone bound its measure above the claim ends
 	// suspect instead (OutputOfOneDataset), and Alone is set then too.
 	Alone *AloneOutput `json:"alone,omitempty"`
+	// PictureCalls counts the calls the report's pictures made after the
+	// audit (ReportTo); Calls leaves them out. ReportError says why the
+	// report directory could not be written.
+	PictureCalls int64 `json:"picture_calls,omitempty"`
+	// Label is the Label option's name for the audit, if any.
+	Label       string `json:"label,omitempty"`
+	ReportError string `json:"report_error,omitempty"`
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the

@@ -75,6 +75,11 @@ func checkOr[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option, fatal
 		}
 	}
 	rep, _ := audit(m, c, opts, e)
+	if rep.Details.ReportError != "" {
+		t.Errorf("dptest: the report directory could not be written: %s", rep.Details.ReportError)
+		report(t, rep, fatal)
+		return false
+	}
 	return report(t, rep, fatal)
 }
 

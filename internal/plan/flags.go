@@ -24,6 +24,7 @@ type cmdline struct {
 	verbose    boolFlag
 	quick      boolFlag
 	strict     boolFlag
+	report     stringFlag
 }
 
 func init() {
@@ -42,6 +43,8 @@ func init() {
 	register(&cl.verbose, "v", "DPTEST_V", "dptest: log screening and confirmation details")
 	register(&cl.strict, "strict", "DPTEST_STRICT",
 		"dptest: fail, rather than skip, an audit whose sample cannot reach the claim's scale (unresolved)")
+	register(&cl.report, "report", "DPTEST_REPORT",
+		"dptest: write every audit's page, with pictures, an index.html and report.json into `directory` (a relative one from the module's root)")
 	register(&cl.quick, "quick", "DPTEST_QUICK",
 		"dptest: decide claims far from the truth at a quick look first (a screening an eighth the size: it sees rare outputs less well)")
 }
@@ -80,7 +83,7 @@ func register(v value, name, env, usage string) {
 
 // err returns the invalid environment values no flag overrode, if any.
 func (cl *cmdline) err() error {
-	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr, cl.strict.envErr)
+	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr, cl.strict.envErr, cl.report.envErr)
 }
 
 // intFlag is a whole number at least min; String shows the default def
@@ -196,3 +199,29 @@ func (f *boolFlag) Set(s string) error {
 }
 
 func (f *boolFlag) IsBoolFlag() bool { return true }
+
+// stringFlag is a directory name; empty until set.
+type stringFlag struct {
+	origin
+	value string
+}
+
+func (f *stringFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.value
+}
+
+func (f *stringFlag) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("needs a directory")
+	}
+	f.value = s
+	f.origin.set()
+	return nil
+}
+
+// ReportDir returns the report directory of the command line
+// (-dptest.report or DPTEST_REPORT), or "" for none.
+func ReportDir() string { return commandLine.report.value }

@@ -38,6 +38,11 @@ type Source[D any] interface {
 	// whether all 2n were one and the same output, and that output as
 	// text: a mechanism whose outputs do not vary on the pair.
 	Same(seed uint64, x, y D, n int) (string, bool, error)
+	// Outputs draws n outputs on each of x and y and
+	// returns them in draw order: float64 for real outputs, the output
+	// for discrete ones, []float64 for vectors. Reports draw them for
+	// their pictures.
+	Outputs(seed uint64, x, y D, n int) (xs, ys []any, err error)
 	// MMD draws n outputs on each of x and y, the i-th draw of both sides
 	// from one generator (with from > 0, a multiple of BlockSize, draws
 	// from to n−1), and sums the MMD tester's h over each two consecutive
@@ -309,6 +314,14 @@ func (s realSource[D]) MMD(seed uint64, x, y D, from, n int, w float64) (stat.MM
 	return mmd(s.stream(seed, from), x, y, n, s.f, stat.CheckFinite, stat.GaussianKernel(w))
 }
 
+func (s realSource[D]) Outputs(seed uint64, x, y D, n int) (xs, ys []any, err error) {
+	return outputsOf(s.streams, seed, x, y, n, s.f, stat.CheckFinite)
+}
+
+func (s discreteSource[D, O]) Outputs(seed uint64, x, y D, n int) (xs, ys []any, err error) {
+	return outputsOf(s.streams, seed, x, y, n, s.f, s.check)
+}
+
 func (s discreteSource[D, O]) MMD(seed uint64, x, y D, from, n int, _ float64) (stat.MMDSums, error) {
 	return mmd(s.stream(seed, from), x, y, n, s.f, s.check, stat.IndicatorKernel[O])
 }
@@ -413,17 +426,7 @@ func replays[D, O any](st streams, seed uint64, x D, n int, f func(*rand.Rand, D
 // stop is closed (ErrStopped), and reports whether all 2n equal the
 // first, and the first (formatted %v).
 func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, equal func(a, b O) bool) (string, bool, error) {
-	drawn, err := guarded(x, y, func(x, y D) (out [2][]O, err error) {
-		for i, d := range [2]D{x, y} {
-			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: st.workers, Stop: st.stop, Calls: st.calls}, n, func(r *rand.Rand) O { return f(r, d) }, check,
-				func() *outputs[O] { return &outputs[O]{} })
-			if err != nil {
-				return out, err
-			}
-			out[i] = l.v
-		}
-		return out, nil
-	})
+	drawn, err := drawSides(st, seed, x, y, n, f, check)
 	if err != nil || n == 0 {
 		return "", false, err
 	}
@@ -436,6 +439,37 @@ func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D
 		}
 	}
 	return fmt.Sprint(first), true, nil
+}
+
+// drawSides draws n outputs on each of x and y, in draw order.
+func drawSides[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error) ([2][]O, error) {
+	return guarded(x, y, func(x, y D) (out [2][]O, err error) {
+		for i, d := range [2]D{x, y} {
+			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: st.workers, Stop: st.stop, Calls: st.calls}, n, func(r *rand.Rand) O { return f(r, d) }, check,
+				func() *outputs[O] { return &outputs[O]{} })
+			if err != nil {
+				return out, err
+			}
+			out[i] = l.v
+		}
+		return out, nil
+	})
+}
+
+// outputsOf is drawSides's outputs as any, for Source.Outputs.
+func outputsOf[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error) (xs, ys []any, err error) {
+	drawn, err := drawSides(st, seed, x, y, n, f, check)
+	if err != nil {
+		return nil, nil, err
+	}
+	boxed := func(v []O) []any {
+		out := make([]any, len(v))
+		for i, o := range v {
+			out[i] = o
+		}
+		return out
+	}
+	return boxed(drawn[0]), boxed(drawn[1]), nil
 }
 
 // outputs collects outputs in the order they are drawn (on one worker).

@@ -182,6 +182,11 @@ func (s vectorSource[D]) Replays(seed uint64, x D, n int) (bool, time.Duration, 
 	})
 }
 
+func (s vectorSource[D]) Outputs(seed uint64, x, y D, n int) (xs, ys []any, err error) {
+	cloned := func(r *rand.Rand, d D) []float64 { return slices.Clone(s.f(r, d)) }
+	return outputsOf(s.streams, seed, x, y, n, cloned, s.check)
+}
+
 // Same draws n outputs on each of x and y and reports whether all were
 // one vector, bit for bit.
 func (s vectorSource[D]) Same(seed uint64, x, y D, n int) (string, bool, error) {

@@ -1,23 +1,22 @@
-// Command demo audits the bundled reference mechanisms with dptest and prints
-// each verdict: the correct mechanisms, claimed at their exact Rényi-DP
-// curves, pure-DP levels, (ε, δ) privacy profiles or Gaussian-DP μ, hold;
-// the broken ones are violated, with the witness pair. It prints each
-// verdict as a test would log it, and exits 1 if any verdict is not the
-// expected one (a correct claim may also be unresolved: it would skip).
+// Package demo audits the bundled reference mechanisms with dptest and
+// prints each verdict: the correct mechanisms, claimed at their exact
+// Rényi-DP curves, pure-DP levels, (ε, δ) privacy profiles or Gaussian-DP
+// μ, hold; the broken ones are violated, with the witness pair. A correct
+// claim may also be unresolved: it would skip. The command line runs it:
 //
-//	go run ./internal/demo            # default sample sizes, about half a minute
-//	go run ./internal/demo -short     # the sample sizes of go test -short
+//	go run ./cmd/dptest demo                  # default sample sizes, about a minute
+//	go run ./cmd/dptest demo -short           # the sample sizes of go test -short
+//	go run ./cmd/dptest demo -report out/     # and write the HTML report
 //
-// With -short, a broken mechanism whose violation the reduced samples cannot
+// With short, a broken mechanism whose violation the reduced samples cannot
 // show is listed as such, with the reason, and is not an unexpected verdict:
 // a pass at a small sample size is "no violation found", never a proof.
-package main
+package demo
 
 import (
-	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"pgregory.net/rapid"
@@ -69,10 +68,48 @@ var (
 	patterns10 = dptest.Pairs(fixtures.Patterns(10)...)
 )
 
-func main() {
-	short := flag.Bool("short", false, "use the sample sizes and candidates of go test -short")
-	flag.Parse()
+// Run runs every audit of the demo and prints its verdict to w; with
+// reportDir set, it also writes each audit's page there (dptest.ReportTo).
+// It returns the number of audits and of unexpected verdicts.
+func Run(w io.Writer, short bool, reportDir string) (audits, unexpected int) {
+	list := demoAudits()
+	var opts []dptest.Option
+	if short {
+		opts = append(opts, dptest.Samples(dptest.ShortSamples), dptest.Candidates(dptest.ShortCandidates))
+	}
+	if reportDir != "" {
+		opts = append(opts, dptest.ReportTo(reportDir))
+	}
+	start := time.Now()
+	for _, a := range list {
+		rep, err := a.run(append(opts, dptest.Label(a.name))...)
+		verdict := rep.Verdict.String()
+		if err != nil && rep.Verdict == 0 {
+			verdict = "ERROR: " + err.Error()
+		}
+		expected := rep.Verdict == dptest.Violated
+		if !a.broken {
+			expected = rep.Verdict == dptest.Holds || rep.Verdict == dptest.Unresolved
+		}
+		switch {
+		case expected:
+		case short && a.shortMiss != "":
+			verdict += " (not caught at -short sample sizes: " + a.shortMiss + ")"
+		default:
+			verdict += "   <-- unexpected"
+			unexpected++
+		}
+		fmt.Fprintf(w, "%-58s %s (%s)\n", a.name, verdict, rep.Elapsed.Round(time.Millisecond))
+		if rep.Verdict != 0 {
+			fmt.Fprintln(w, indent(rep.String()))
+		}
+	}
+	fmt.Fprintf(w, "\n%d audits in %s; %d unexpected verdicts\n", len(list), time.Since(start).Round(time.Millisecond), unexpected)
+	return len(list), unexpected
+}
 
+// demoAudits are the demo's mechanisms and claims, correct and broken.
+func demoAudits() []audit {
 	gauss := mechanisms.Gaussian{Sigma: 5}
 	lap := mechanisms.Laplace{B: 5}
 	sub := mechanisms.SubsampledGaussian{Sigma: 5, Gamma: 0.5}
@@ -122,39 +159,7 @@ func main() {
 		{"histogram noising non-empty bins only, claimed 1-DP", true, dp(dptest.Vector(sparseHist.Sample), 1, binPairs), ""},
 	}
 
-	var opts []dptest.Option
-	if *short {
-		opts = append(opts, dptest.Samples(dptest.ShortSamples), dptest.Candidates(dptest.ShortCandidates))
-	}
-	start := time.Now()
-	wrong := 0
-	for _, a := range audits {
-		rep, err := a.run(opts...)
-		verdict := rep.Verdict.String()
-		if err != nil && rep.Verdict == 0 {
-			verdict = "ERROR: " + err.Error()
-		}
-		expected := rep.Verdict == dptest.Violated
-		if !a.broken {
-			expected = rep.Verdict == dptest.Holds || rep.Verdict == dptest.Unresolved
-		}
-		switch {
-		case expected:
-		case *short && a.shortMiss != "":
-			verdict += " (not caught at -short sample sizes: " + a.shortMiss + ")"
-		default:
-			verdict += "   <-- unexpected"
-			wrong++
-		}
-		fmt.Printf("%-58s %s (%s)\n", a.name, verdict, rep.Elapsed.Round(time.Millisecond))
-		if rep.Verdict != 0 {
-			fmt.Println(indent(rep.String()))
-		}
-	}
-	fmt.Printf("\n%d audits in %s; %d unexpected verdicts\n", len(audits), time.Since(start).Round(time.Millisecond), wrong)
-	if wrong > 0 {
-		os.Exit(1)
-	}
+	return audits
 }
 
 func indent(s string) string {

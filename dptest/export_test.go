@@ -1,0 +1,4 @@
+package dptest
+
+// FromModuleRoot exposes fromModuleRoot to the external tests.
+var FromModuleRoot = fromModuleRoot
