@@ -15,7 +15,8 @@ import (
 // domain of []float64 datasets), screens them, and confirms the most
 // divergent on fresh draws with the lower bound of [KAD24].
 //
-//   - Holds: no confident violation; the log line states resolution and reach.
+//   - Holds: no confident violation was found, which is no proof of
+//     privacy; the log line states the resolution and reach.
 //   - Violated or Suspect: the test fails, naming the witness pair.
 //   - Unresolved: the sample cannot reach the claim's scale; the test skips.
 //
