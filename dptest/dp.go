@@ -10,52 +10,19 @@ import (
 	"github.com/dptest/dptest/internal/tb"
 )
 
-// RequireDP checks that m satisfies pure ε-differential privacy and stops
-// the test (t.FailNow) if the outputs show, at the configured confidence,
-// that it does not:
+// RequireDP checks that m satisfies pure ε-differential privacy,
+// |ln f_X(t) − ln f_Y(t)| ≤ ε for all outputs t and neighbours X, Y, and
+// stops the test if the outputs show otherwise.
 //
-//	|ln f_X(t) − ln f_Y(t)| ≤ ε   for all outputs t and neighbours X, Y.
+// It estimates the privacy-loss curve and confirms its peak ([AKD22]).
+// Beside it run a Rényi cross-check at order 2 and a hockey-stick check at
+// δ = 0, which see other kinds of violation. They share the budget.
 //
-// It audits by the local approach of [AKD22]: for every candidate pair
-// (found as by [RequireRDP]) and both directions, the screening estimates
-// the privacy loss ℓ̂(t) = ln f̂_X(t) − ln f̂_Y(t) with truncated frequency
-// estimates (TDDE, Algorithm 2) of values, or of blocks of cells of real
-// outputs (a value repeated among real outputs, an atom, is a block of its
-// own), over the region C ([Region]) and finds where it peaks (DPL,
-// Algorithm 3); the two largest are confirmed twice on fresh samples (MPL,
-// Algorithm 4) in an event around the peak, and the bound is eq. (26). The
-// event of discrete outputs is the values (or ranges of numbers) whose
-// screening loss stays within 10% of the peak; that of real outputs is an
-// interval of cells around the peak, grown on one half of the
-// screening's draws and chosen on the other for the bound the
-// confirmation will give (a loss with a narrow peak is confirmed where it
-// stays high, one flat on a half-line over the half-line), both ways: the
-// better of the two runs, or the cells both hold where they predict more;
-// where the other half shows no loss at the first half's peak, it is the
-// blocks of cells within 10% of the peak. The peak is chosen for its
-// precision at the screening's size, which favours outputs seen often;
-// where one value or block (an atom) of larger loss promises a bound
-// above the claim at the confirmation's size, it is confirmed too, each
-// event at half the level, and the candidate's bound is the better
-// event's in both rounds. So is a value or block that one dataset alone
-// produced 20 times or more in the screening, its bound predicted as if
-// the other had produced it at the upper confidence bound of a count of
-// zero (3.78 draws); this second event may come from another cut of the
-// same draws (cells around runs of one dataset's outputs) or, for a
-// [Vector], another score's.
+//   - Holds, Violated, Suspect and Unresolved as for [RequireRDP].
 //
-// Beside it run two cross-checks: the Rényi audit of RequireRDP at order 2
-// against the bound ε-DP implies, D_2 ≤ min(ε, 2·2·ε²) ([KMRS24], Lemma
-// 4.6), which sees violations spread over many outputs, and the
-// hockey-stick audit of [RequireApproxDP] at (ε, 0), which sees outputs
-// one dataset alone produces. Each of the three gets a third of the
-// false-failure budget, so a mechanism that meets its claim fails with
-// probability at most 1 − confidence.
-//
-// It fails the test, with a message naming the value, on ε < 0, ε NaN or
-// ε = +Inf, a zero Mechanism, a bad option value or an option that does
-// not apply; a mechanism that panics or returns NaN or ±Inf fails it with
-// the dataset and the draw's index.
+// Options as for [RequireRDP], and [Region], [Floor] and [Testers].
+// Bad claims (ε < 0, NaN, +Inf) fail the test with the value named.
+// See docs/how-it-works.md and docs/limits.md.
 func RequireDP[D any](t TestingT, m Mechanism[D], eps float64, opts ...Option) {
 	if h, ok := t.(tb.Helper); ok {
 		h.Helper()
