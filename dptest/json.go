@@ -14,7 +14,7 @@ import (
 // MarshalJSON writes the report as JSON: the field names of its json
 // tags, in order; durations in seconds; "+Inf", "-Inf" and "NaN" as
 // strings where a number is not finite; the reason with its class, type,
-// text and remedy. The schema is in docs/report-schema.md.
+// text and remedy. The schema is in docs/report-json.md.
 func (r Report) MarshalJSON() ([]byte, error) {
 	type plain Report // without this method, so the tree takes its fields
 	return json.Marshal(jsonTree(reflect.ValueOf(plain(r))))
