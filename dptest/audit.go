@@ -75,6 +75,7 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 	if err != nil {
 		return rep, err
 	}
+	rep.defaultDomain = cs.defaultDomain
 	ctx, cancel, budgeted := auditContext(o.ctx, e.deadline, o.within)
 	defer cancel()
 	started := time.Now()
@@ -327,6 +328,9 @@ type candidates[D any] struct {
 	finder    *Finder[D]                   // FindPairs', if given
 	drawn     map[uint64][]search.Input[D] // a run's candidates, by seed
 	wideDrawn map[uint64][]search.Input[D] // a run's wide pairs, by seed
+	// defaultDomain: no pairs, neighbours or finder were given, and the
+	// audit searches fixtures.Defaults' domain.
+	defaultDomain bool
 }
 
 // candidatesOf gathers the candidates: explicit pairs (options, then the
@@ -353,7 +357,8 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 	if simplify == nil {
 		simplify = m.simplify
 	}
-	if len(pairs) == 0 && gen == nil && found == nil {
+	defaulted := len(pairs) == 0 && gen == nil && found == nil
+	if defaulted {
 		pairs, gen = fixtures.Defaults[D]()
 	}
 	ranged := simplify == nil
@@ -364,6 +369,7 @@ func candidatesOf[D any](m Mechanism[D], o *options, p plan.Plan) (*candidates[D
 		simplify = fixtures.Simplifier[D]()
 	}
 	cs := &candidates[D]{pairs: pairs, finder: found, drawn: make(map[uint64][]search.Input[D]), wideDrawn: make(map[uint64][]search.Input[D]), ranged: ranged}
+	cs.defaultDomain = defaulted && (len(pairs) > 0 || gen != nil)
 	if simplify != nil && p.Claim.Kind != plan.KindDataCentric { // the level of one dataset: nothing to simplify
 		cs.simplify = func(q fixtures.Pair[D]) (out []fixtures.Pair[D], err error) {
 			defer recoverInto(&err, "the simplifier")

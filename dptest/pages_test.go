@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/pages"
 	"github.com/dptest/dptest/mechanisms"
 )
@@ -170,4 +172,26 @@ func TestReportDirFromModuleRoot(t *testing.T) {
 	require.Equal(t, filepath.Join(root, "out"), dptest.FromModuleRoot("out"))
 	require.Equal(t, "/abs/out", dptest.FromModuleRoot("/abs/out"))
 	require.Empty(t, dptest.FromModuleRoot(""))
+}
+
+// An audit of []float64 datasets given no neighbours searches the default
+// domain, and the hint says how to declare one, once per binary; an audit
+// given its pairs gives no hint.
+func TestDefaultDomainHint(t *testing.T) {
+	lap := mechanisms.Laplace{B: 1}
+	opts := []dptest.Option{dptest.Samples(20_000), dptest.Seed(1)}
+	var logs []string
+	logf := func(format string, args ...any) { logs = append(logs, format) }
+	var once sync.Once
+	defaulted, err := dptest.AuditDP(dptest.Continuous(lap.Sample), 2, opts...)
+	require.NoError(t, err)
+	dptest.HintDefaultDomain(&once, defaulted, logf)
+	dptest.HintDefaultDomain(&once, defaulted, logf)
+	require.Len(t, logs, 1, "once")
+
+	logs, once = nil, sync.Once{}
+	given, err := dptest.AuditDP(dptest.Continuous(lap.Sample).WithPairs(fixtures.Canonical(10)), 2, opts...)
+	require.NoError(t, err)
+	dptest.HintDefaultDomain(&once, given, logf)
+	require.Empty(t, logs)
 }

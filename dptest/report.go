@@ -76,6 +76,9 @@ type Report struct {
 	// inEvent says whether an output is in the confirmed event.
 	drawn   *drawn
 	inEvent func(any) bool
+	// defaultDomain: the audit searched the default domain (no pairs,
+	// neighbours or finder given).
+	defaultDomain bool
 }
 
 // Claim is a privacy claim: its kind and the claimed value of its measure.

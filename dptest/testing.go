@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,6 +52,26 @@ func isShort() bool {
 	return testing.Testing() && flag.Parsed() && testing.Short()
 }
 
+// DefaultDomainHint is logged once per test binary, by the first test
+// form whose audit searched the default domain of its datasets.
+const DefaultDomainHint = `dptest: this audit searched the default domain: substitution pairs of ten records in [0, 1].
+Your records' range and neighbour relation decide the verdict. Declare them, e.g.
+    m.WithNeighbors(fixtures.Substitution(rapid.Float64Range(0, 100), 1, 20))
+or give pairs with dptest.Pairs. See "Choosing neighbours" in the README.`
+
+// defaultDomainHint logs DefaultDomainHint once per test binary: the
+// issue of a default domain is the binary's, not each audit's. It is the
+// package's one piece of state beyond its flags.
+var defaultDomainHint sync.Once
+
+// hintDefaultDomain logs DefaultDomainHint through logf, once per once,
+// if the audit searched the default domain.
+func hintDefaultDomain(once *sync.Once, rep Report, logf func(string, ...any)) {
+	if rep.defaultDomain {
+		once.Do(func() { logf("%s", DefaultDomainHint) })
+	}
+}
+
 // check is the one path of every Check*, Require* and Make* form: audit,
 // then report to t, a failure with t.Errorf (false), a success as a log
 // line (true).
@@ -75,6 +96,7 @@ func checkOr[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option, fatal
 		}
 	}
 	rep, _ := audit(m, c, opts, e)
+	hintDefaultDomain(&defaultDomainHint, rep, e.logf)
 	if rep.Details.ReportError != "" {
 		t.Errorf("dptest: the report directory could not be written: %s", rep.Details.ReportError)
 		report(t, rep, fatal)
