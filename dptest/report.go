@@ -691,7 +691,7 @@ func (r Report) holdsDetail() string {
 	case r.Claim.Kind == plan.KindDP && r.Details.Tester == "" && r.Details.Location != nil:
 		// The local audit's resolution is that of its event's loss, an
 		// average over the outputs it holds: a narrower peak can exceed
-		// it unseen (README, Limits).
+		// it unseen (docs/limits.md).
 		caught = "a loss of %s or more" + scores + " over the outputs it confirmed, around " + around + " = " + strings.ReplaceAll(value(r.Details.Location), "%", "%%") + ", would have been caught (90%%)"
 	case r.Claim.Kind == plan.KindGDP:
 		if level, ok := r.leastLevel(); ok {

@@ -267,7 +267,7 @@ func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
 // the side it reached (local.flooredSE). An RDP claim at twice the Laplace's
 // D₂ on the far atom, which a million draws cannot show broken, ends
 // suspect, saying why: FarOutputs (the inner atom's RDP audit passes:
-// README, Limits). Fixed seeds; the robustness grid's "alone" rows run
+// docs/limits.md). Fixed seeds; the robustness grid's "alone" rows run
 // more.
 func TestOutputsOfOneDatasetAlone(t *testing.T) {
 	lap := mechanisms.Laplace{B: 1}

@@ -216,7 +216,7 @@ func TestVectorPassNamesTheCoordinateItsAloneRateCovers(t *testing.T) {
 	m := rareValueLeak()
 	rep, err := dptest.AuditDP(m, 1, opts(dptest.Seed(17))...)
 	require.NoError(t, err)
-	require.Equal(t, dptest.Holds, rep.Verdict, "the known pass (README, Limits); if it is caught now, find another pass for this test")
+	require.Equal(t, dptest.Holds, rep.Verdict, "the known pass (docs/limits.md); if it is caught now, find another pass for this test")
 	// The rate of outputs of one dataset alone it would have caught is
 	// that of the hockey-stick cross-check, which read coordinate v[0]:
 	// it speaks of values of v[0] only.
