@@ -28,6 +28,7 @@ func ExampleRequireRDP() {
 		})
 		dptest.RequireRDP(t, mech, 2, 2.0/(2*9)) // (λ=2, ε=1/9)-RDP
 	}
+	// Output:
 }
 
 // AuditRDP runs the same audit outside a test and returns the report. Here
@@ -98,6 +99,7 @@ func ExampleMakeRDP() {
 			t.Run(fmt.Sprint("sigma=", sigma), dptest.MakeRDP(dptest.Continuous(g.Sample), 5, g.RDP(5)))
 		}
 	}
+	// Output:
 }
 
 // RDPBound bounds the divergence between two samples of outputs recorded
@@ -211,6 +213,7 @@ func ExampleWithin() {
 		})
 		dptest.RequireDP(t, mech, 1, dptest.Within(30*time.Second), dptest.Parallelism(16))
 	}
+	// Output:
 }
 
 // With room to spare between the claim and the mechanism, or a violation by
