@@ -90,6 +90,7 @@ type options struct {
 	neighbors   any   // a *rapid.Generator[fixtures.Pair[D]]
 	simplify    any   // a func(fixtures.Pair[D]) []fixtures.Pair[D]
 	finder      any   // a Finder[D]
+	progress    func(done, planned int64)
 	errs        []error
 }
 

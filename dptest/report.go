@@ -269,6 +269,10 @@ type Details struct {
 	// whose own draws of it alone bound its measure above the claim ends
 	// suspect instead (OutputOfOneDataset), and Alone is set then too.
 	Alone *AloneOutput `json:"alone,omitempty"`
+	// Recorded is, for an audit of outputs recorded elsewhere
+	// ([AuditRecordedRDP] and the others), how it split the records; nil
+	// otherwise.
+	Recorded *RecordedSplit `json:"recorded,omitempty"`
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -760,6 +764,9 @@ func (r Report) claimText() string {
 // that stopped before its seed was resolved, needs no seed.
 func (r Report) Reproduce() string {
 	seeded := !r.recorded && !r.unresolved
+	if r.Details.Recorded != nil && seeded {
+		return fmt.Sprintf("the same recordings with dptest.Seed(%d) (dptest audit --seed %d)", r.Seed, r.Seed)
+	}
 	if r.Details.TestName == "" {
 		switch {
 		case seeded && r.Details.Settings.SamplesChosen:
