@@ -310,7 +310,10 @@ func auditRecorded(rec Recorded, c plan.Claim, opts []Option) (Report, error) {
 	rep.Calls = src.Calls()
 	rep.err = blindError(err)
 	rep.Verdict, rep.Reason = verdictOf(rep.violated, rep.err)
-	searched := fmt.Sprintf("the recordings X=%s and Y=%s", sz.Names[0], sz.Names[1])
+	searched := "the recordings X and Y"
+	if sz.Names != [2]string{"X", "Y"} {
+		searched = fmt.Sprintf("the recordings X=%s and Y=%s", sz.Names[0], sz.Names[1])
+	}
 	rep.Details.Searched = searched
 	for i := range rep.Details.CrossChecks {
 		rep.Details.CrossChecks[i].Details.Searched = searched
