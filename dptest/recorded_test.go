@@ -60,7 +60,9 @@ func recordedCases(truth float64) []recordedCase {
 			return dptest.AuditRecordedApproxDP(r, 0.5, truth*laplaceDelta(0.5))
 		}, real},
 		{"real GDP", func(r dptest.Recorded) (dptest.Report, error) { return dptest.AuditRecordedGDP(r, truth/g.Sigma) }, gauss},
-		{"discrete RDP", func(r dptest.Recorded) (dptest.Report, error) { return dptest.AuditRecordedRDP(r, 2, truth*dlap.RDP(2)) }, ints},
+		{"discrete RDP", func(r dptest.Recorded) (dptest.Report, error) {
+			return dptest.AuditRecordedRDP(r, 2, truth*dlap.RDP(2))
+		}, ints},
 		{"discrete DP", func(r dptest.Recorded) (dptest.Report, error) { return dptest.AuditRecordedDP(r, truth*dlap.Epsilon()) }, ints},
 		{"vector RDP", func(r dptest.Recorded) (dptest.Report, error) { return dptest.AuditRecordedRDP(r, 2, truth*g.RDP(2)) }, vecs},
 		{"vector GDP", func(r dptest.Recorded) (dptest.Report, error) { return dptest.AuditRecordedGDP(r, truth/g.Sigma) }, vecs},
