@@ -263,7 +263,7 @@ func (r Recorded) split() (RecordedSplit, plan.Stage, error) {
 	case r.err != nil:
 		return RecordedSplit{}, plan.Stage{}, r.err
 	case max(nx, ny) > RecordedLengthRatio*min(nx, ny):
-		return RecordedSplit{}, plan.Stage{}, fmt.Errorf("dptest: %s holds %d outputs and %s %d: one recording may be at most %d times as long as the other",
+		return RecordedSplit{}, plan.Stage{}, fmt.Errorf("dptest: %s holds %d outputs and %s %d: the shorter must hold at least 1/%d of the longer's",
 			r.names[0], nx, r.names[1], ny, RecordedLengthRatio)
 	}
 	used := min(nx, ny)

@@ -158,7 +158,7 @@ func TestAuditRecordedErrors(t *testing.T) {
 		{"empty", dptest.RecordedReal(nil, ys), nil, "X has no outputs"},
 		{"NaN", dptest.RecordedReal(nan, ys), nil, "output 17"},
 		{"too few", dptest.RecordedReal(xs[:5000], ys[:5000]), nil, "too few"},
-		{"unequal", dptest.RecordedReal(xs, ys[:2999]), nil, "4 times"},
+		{"unequal", dptest.RecordedReal(xs, ys[:2999]), nil, "at least 1/4"},
 		{"mixed lengths", dptest.RecordedVectors(short, short), nil, "output 9"},
 		{"option", dptest.RecordedReal(xs, ys), []dptest.Option{dptest.Samples(5000)}, "Samples does not apply"},
 		{"zero", dptest.Recorded{}, nil, "zero Recorded"},
