@@ -12,9 +12,10 @@
 //	gdp     --mu μ                μ-Gaussian DP
 //
 // Other flags: --confidence (default dptest.DefaultConfidence), --seed
-// (the split's; by default derived from the claim, so a run replays),
-// --strict, --json (the Report's JSON on stdout), --quiet (no progress
-// bar on stderr), --discrete and --real (how numbers are read).
+// (the split's; by default DPTEST_SEED or one derived from the claim, so
+// a run replays), --strict, --json (the Report's JSON on stdout), --quiet
+// (no progress bar on stderr), --discrete and --real (how numbers are
+// read).
 //
 // # Files
 //
