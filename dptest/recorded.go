@@ -20,8 +20,8 @@ import (
 // (RecordedSelectionFraction) chooses the statistic, and each half of
 // the rest confirms it in one of the two confirmation rounds.
 const (
-	// RecordedSelectionFraction: one outputs in so many of those used per
-	// side choose the statistic (cells, event, direction, score).
+	// RecordedSelectionFraction: one output in so many of those used per
+	// side chooses the statistic (cells, event, direction, score).
 	RecordedSelectionFraction = 4
 	// RecordedLengthRatio is how many times longer than the other one
 	// recording may be: past it, most of the longer would go unused, which
@@ -328,9 +328,10 @@ func auditRecorded(rec Recorded, c plan.Claim, opts []Option) (Report, error) {
 // its groups chosen on the selection draws and bounded on the two
 // confirmation rounds (see [RecordedSplit]). Options: [Confidence],
 // [Seed] (which shuffles the split), [Verbose], [Strict], [OnProgress].
-// An error means the audit could not run: too few outputs (about 9,000
-// per side for real ones), a bad output, recordings of very unequal
-// length (RecordedLengthRatio), a refused value or option.
+// An error means the audit could not run: too few outputs (per side,
+// 8,000 discrete ones, 9,000 real ones, 18,000 short vectors), a bad
+// output, recordings of very unequal length (RecordedLengthRatio), a
+// refused value or option.
 func AuditRecordedRDP(rec Recorded, lambda, eps float64, opts ...Option) (Report, error) {
 	return auditRecorded(rec, rdpClaim(lambda, eps), opts)
 }

@@ -2,6 +2,7 @@ package dptest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -169,5 +170,33 @@ func TestAuditRecordedErrors(t *testing.T) {
 			require.True(t, strings.Contains(err.Error(), c.want), "%v", err)
 			require.Equal(t, dptest.Verdict(0), rep.Verdict)
 		})
+	}
+}
+
+// The fewest outputs per side each kind of recording takes are at most
+// those the documentation of AuditRecordedRDP states, and fewer are
+// refused as too few.
+func TestAuditRecordedLeast(t *testing.T) {
+	for _, c := range []struct {
+		rec  func(n int) dptest.Recorded
+		most int
+	}{
+		{func(n int) dptest.Recorded { v := make([]float64, n); return dptest.RecordedReal(v, v) }, 9000},
+		{func(n int) dptest.Recorded { v := make([]int, n); return dptest.RecordedDiscrete(v, v) }, 8000},
+		{func(n int) dptest.Recorded {
+			v := make([][]float64, n)
+			for i := range v {
+				v[i] = []float64{0, 1}
+			}
+			return dptest.RecordedVectors(v, v)
+		}, 18_000},
+	} {
+		_, err := dptest.AuditRecordedRDP(c.rec(100), 2, 1)
+		var least int
+		_, scanErr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "at least"):], "at least %d", &least)
+		require.NoError(t, scanErr, "%v", err)
+		require.LessOrEqual(t, least, c.most)
+		_, err = dptest.AuditRecordedRDP(c.rec(least-1), 2, 1)
+		require.ErrorContains(t, err, "too few")
 	}
 }
