@@ -115,7 +115,9 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		rep.Details.Settings, rep.Details.Samples, rep.Details.ScreeningSamples, rep.Details.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
 		rep.Details.Settings.Parallelism, rep.Details.Settings.SamplesChosen = o.parallelism, chosen
 	}
-	rep, err = runAll(rep, src, p, cs, newProgress(src, p, inputs, wide, logf))
+	pr := newProgress(src, p, inputs, wide, logf)
+	pr.tick = o.progress
+	rep, err = runAll(rep, src, p, cs, pr)
 	err = blindError(stopped(ctx, budgeted, err, rep.Calls))
 	if passed := err == nil && !rep.violated; (passed || errors.Is(err, ErrInconclusive)) && ctx.Err() == nil && nothingSeen(rep) {
 		pair, ok := WitnessOf[D](rep)
@@ -558,9 +560,11 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	if cfg.Early.Samples > 0 && r.Deepens() {
 		cfg.Deep = p.Deep
 	}
-	cfg.QuickScreening, cfg.QuickConfirmation = p.Quick, p.QuickConfirmation
+	cfg.QuickScreening, cfg.QuickConfirmation, cfg.Recorded = p.Quick, p.QuickConfirmation, p.Recorded
 	if pr.logf != nil {
 		cfg.Logf = func(format string, args ...any) { pr.logf("[dptest] "+format, args...) }
+	}
+	if pr.logf != nil || pr.tick != nil {
 		cfg.Progress = pr.report
 	}
 	switch r.Criterion {

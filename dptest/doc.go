@@ -38,6 +38,12 @@
 //   - [RDPBound], [RDPBoundDiscrete], [CheckRDPSamples],
 //     [CheckRDPSamplesDiscrete]: a bound and a check from outputs recorded
 //     elsewhere.
+//   - [AuditRecordedRDP], [AuditRecordedDP], [AuditRecordedApproxDP],
+//     [AuditRecordedGDP]: every claim type audited on outputs recorded
+//     elsewhere ([RecordedReal], [RecordedDiscrete], [RecordedVectors]),
+//     with the same statistics and verdicts; a quarter of the records
+//     chooses the statistic, the rest confirms it. The command
+//     cmd/dptest runs them on files.
 //
 // Require* stops the test on a violation (t.FailNow), Check* reports it and
 // returns false (as do the twins in package assert), Audit* returns a

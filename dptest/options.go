@@ -28,7 +28,7 @@ const (
 
 // Option configures an audit. Options are built only by this package's
 // constructors: [Samples], [Seed], [Confidence], [Candidates], [Verbose],
-// [Pairs], [Neighbors], [Simplifier], [Strict], [Context], and
+// [Pairs], [Neighbors], [Simplifier], [Strict], [Context], [OnProgress], and
 // for DP audits [Region], [Floor] and [Testers]. A bad value, or an option that does
 // not apply to the claim, is an error of the audit (Audit* return it,
 // Require* and Check* fail the test with it), never a panic. An option
@@ -92,6 +92,7 @@ type options struct {
 	finder      any   // a Finder[D]
 	reportDir   string
 	label       string
+	progress    func(done, planned int64)
 	errs        []error
 }
 

@@ -20,6 +20,9 @@ type progress struct {
 	planned     int64
 	start, last time.Time
 	logf        func(string, ...any) // nil: report nothing
+	// tick, if not nil, is told the calls made and planned at every
+	// report (the OnProgress option).
+	tick func(done, planned int64)
 }
 
 // newProgress plans the calls of an audit (plan.PlannedCallsLearning: an
@@ -32,11 +35,17 @@ func newProgress[D any](src *sampler.Counter[D], p plan.Plan, inputs, wide int, 
 // report logs the progress if progressEvery has passed since the last
 // report.
 func (pr *progress) report() {
-	if pr.logf == nil {
+	if pr.logf == nil && pr.tick == nil {
 		return
 	}
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
+	if pr.tick != nil {
+		pr.tick(pr.calls(), pr.planned)
+	}
+	if pr.logf == nil {
+		return
+	}
 	now := time.Now()
 	if now.Sub(pr.last) < progressEvery {
 		return

@@ -283,6 +283,10 @@ type Details struct {
 	// Label is the Label option's name for the audit, if any.
 	Label       string `json:"label,omitempty"`
 	ReportError string `json:"report_error,omitempty"`
+	// Recorded is, for an audit of outputs recorded elsewhere
+	// ([AuditRecordedRDP] and the others), how it split the records; nil
+	// otherwise.
+	Recorded *RecordedSplit `json:"recorded,omitempty"`
 }
 
 // Settings are the settings an audit ran with: the options, the flags, the
@@ -774,6 +778,9 @@ func (r Report) claimText() string {
 // that stopped before its seed was resolved, needs no seed.
 func (r Report) Reproduce() string {
 	seeded := !r.recorded && !r.unresolved
+	if r.Details.Recorded != nil && seeded {
+		return fmt.Sprintf("the same recordings with dptest.Seed(%d) (dptest audit --seed %d)", r.Seed, r.Seed)
+	}
 	if r.Details.TestName == "" {
 		switch {
 		case seeded && r.Details.Settings.SamplesChosen:

@@ -93,6 +93,10 @@ type Plan struct {
 	// CommandLine lists the -dptest.* flags (or DPTEST_* variables, as
 	// flags) that set a value of this plan, to replay it.
 	CommandLine []string
+	// Recorded is set for an audit of outputs recorded elsewhere: each
+	// run screens once and confirms once, on the records' split, and no
+	// stage draws beyond it (search.Config.Recorded).
+	Recorded bool
 
 	Renyi RenyiRules
 	Local LocalRules

@@ -45,6 +45,9 @@ type Stream struct {
 	// both datasets).
 	Calls   *atomic.Int64
 	PerDraw int
+	// Records, if not nil, serves the draws in place of the mechanism:
+	// outputs recorded elsewhere (see [Records]).
+	Records any
 }
 
 // ErrStopped reports draws ended early because the stream's Stop channel
@@ -99,6 +102,9 @@ type Statistic[O, S any] interface {
 // On failure Draw returns the *BlockError of the earliest failing draw,
 // which does not depend on the number of workers.
 func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, check func(O) error, newStat func() S) (S, error) {
+	if s.Records != nil {
+		return drawRecorded(s, n, check, newStat)
+	}
 	workers := s.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -96,7 +96,7 @@ type realSource[D any] struct {
 }
 
 func (s realSource[D]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
-	s.streams = streams{stop, workers, calls}
+	s.streams = streams{stop, workers, calls, s.records}
 	return s
 }
 
@@ -251,7 +251,7 @@ type discreteSource[D any, O comparable] struct {
 }
 
 func (s discreteSource[D, O]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
-	s.streams = streams{stop, workers, calls}
+	s.streams = streams{stop, workers, calls, s.records}
 	return s
 }
 
@@ -262,11 +262,12 @@ type streams struct {
 	stop    <-chan struct{}
 	workers int
 	calls   *atomic.Int64
+	records any // serves every stream, if not nil (see Records)
 }
 
 // stream is stream seed of the source, its first from draws skipped.
 func (s streams) stream(seed uint64, from int) Stream {
-	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from, Calls: s.calls}
+	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from, Calls: s.calls, Records: s.records}
 }
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
@@ -395,7 +396,7 @@ func count[D any, O comparable](st Stream, x, y D, n int, f func(*rand.Rand, D) 
 func replays[D, O any](st streams, seed uint64, x D, n int, f func(*rand.Rand, D) O, check func(O) error, same func(a, b O) bool) (bool, time.Duration, error) {
 	run := func() ([]O, error) {
 		l, err := guarded(x, x, func(x, _ D) (*outputs[O], error) {
-			return Draw(Stream{Seed: seed, ID: streamReplay, Workers: 1, Calls: st.calls}, n, func(r *rand.Rand) O { return f(r, x) }, check,
+			return Draw(Stream{Seed: seed, ID: streamReplay, Workers: 1, Calls: st.calls, Records: st.records}, n, func(r *rand.Rand) O { return f(r, x) }, check,
 				func() *outputs[O] { return &outputs[O]{} })
 		})
 		if err != nil {
@@ -445,7 +446,7 @@ func same[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D
 func drawSides[D, O any](st streams, seed uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error) ([2][]O, error) {
 	return guarded(x, y, func(x, y D) (out [2][]O, err error) {
 		for i, d := range [2]D{x, y} {
-			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: st.workers, Stop: st.stop, Calls: st.calls}, n, func(r *rand.Rand) O { return f(r, d) }, check,
+			l, err := Draw(Stream{Seed: seed, ID: streamSameX + uint64(i), Workers: st.workers, Stop: st.stop, Calls: st.calls, Records: st.records}, n, func(r *rand.Rand) O { return f(r, d) }, check,
 				func() *outputs[O] { return &outputs[O]{} })
 			if err != nil {
 				return out, err

@@ -61,7 +61,7 @@ type vectorSource[D any] struct {
 }
 
 func (s vectorSource[D]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
-	s.streams = streams{stop, workers, calls}
+	s.streams = streams{stop, workers, calls, s.records}
 	return s
 }
 
@@ -119,7 +119,7 @@ func (s vectorSource[D]) sample(seed uint64, x, y D, n, pilot int) (stat.Sample,
 func (s vectorSource[D]) learn(seed uint64, x, y D, pilot int) ([]*stat.Score, error) {
 	// The length, for the sizes: the first output's, or one drawn now.
 	if s.dim.Load() == 0 {
-		if _, err := Draw(Stream{Seed: seed, ID: streamFitX, Workers: 1, Stop: s.stop, Calls: s.calls}, 1,
+		if _, err := Draw(Stream{Seed: seed, ID: streamFitX, Workers: 1, Stop: s.stop, Calls: s.calls, Records: s.records}, 1,
 			func(r *rand.Rand) []float64 { return s.f(r, x) }, s.check, func() *discard { return &discard{} }); err != nil {
 			return nil, &DrawError{"X", err}
 		}

@@ -115,7 +115,7 @@ func confirm[D, F any](crit Criterion[D, F], cfg Config[D], cands []Candidate[D,
 		for _, c := range group {
 			want[reverseIndex(chosen[c].Reverse)] = &chosen[c].Finding
 		}
-		seed := plan.SubSeed(cfg.Run.Seed, fmt.Sprintf("confirm%d", j.round), group[0])
+		seed := ConfirmSeed(cfg.Run.Seed, j.round, group[0])
 		r := &results[i]
 		var acc *Counts
 		if accs != nil {

@@ -200,6 +200,9 @@ type Config[D any] struct {
 	// Progress, if not nil, is called after every screening and
 	// confirmation, possibly from several goroutines at once.
 	Progress func()
+	// Recorded is set for outputs recorded elsewhere: the run screens its
+	// one candidate once and confirms it once (see [runRecorded]).
+	Recorded bool
 }
 
 // Candidate is one (pair, direction) with its screening and confirmation
@@ -311,6 +314,9 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // look's selection and confirmation draw on streams of their own seed, so
 // the union bound covers it as another look.
 func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
+	if cfg.Recorded {
+		return runRecorded(crit, cfg)
+	}
 	start := time.Now()
 	if cfg.QuickScreening.Samples > 0 {
 		out, rest, err := quickLook(crit, cfg)
