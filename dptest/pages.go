@@ -96,6 +96,8 @@ func fromModuleRoot(dir string) string {
 type drawn struct {
 	xs, ys []any
 	err    error
+	// recorded: the outputs are the first of recordings, not fresh draws.
+	recorded bool
 }
 
 // drawPictures draws the outputs of the witness pair for the pictures, on
@@ -185,7 +187,7 @@ func (r Report) pictures() (pics []pages.Picture, notes []string) {
 		notes = append(notes, fmt.Sprintf("Output distributions: not drawn (%v).", err))
 	} else {
 		svg, err := pages.DistributionsSVG(d, "M(X)", "M(Y)")
-		add("Output distributions on the witness pair", fmt.Sprintf("%d fresh outputs a side, drawn after the audit.", PictureDraws), svg, err)
+		add("Output distributions on the witness pair", r.drawnText(), svg, err)
 	}
 	switch r.Claim.Kind {
 	case plan.KindDP:
@@ -215,7 +217,7 @@ func (r Report) pictures() (pics []pages.Picture, notes []string) {
 		if err == nil {
 			svg, err = pages.OrdersSVG(o)
 		}
-		add("Rényi divergence across orders", "Estimates on the pictures' draws, each with its band at the audit's confidence.", svg, err)
+		add("Rényi divergence across orders", "Estimates on the pictures' outputs, each with its band at the audit's confidence. "+r.drawnText(), svg, err)
 	}
 	return pics, notes
 }
@@ -258,6 +260,14 @@ func total(c []int) int {
 		n += k
 	}
 	return n
+}
+
+// drawnText says where the pictures' outputs came from.
+func (r Report) drawnText() string {
+	if r.drawn.recorded {
+		return fmt.Sprintf("The first %d recorded outputs a side.", len(r.drawn.xs))
+	}
+	return fmt.Sprintf("%d fresh outputs a side, drawn after the audit.", len(r.drawn.xs))
 }
 
 // reversed says whether the witness's direction measures Y against X.
@@ -401,11 +411,12 @@ func (r Report) tradeOffPicture() pages.TradeOffPicture {
 // at pictureOrders and the claim's order, from the pictures' outputs, as
 // far as the orders resolve.
 func (r Report) ordersPicture() (pages.OrdersPicture, error) {
-	o := pages.OrdersPicture{ClaimLambda: r.Claim.Lambda, Eps: r.Claim.Value, Draws: PictureDraws}
+	o := pages.OrdersPicture{ClaimLambda: r.Claim.Lambda, Eps: r.Claim.Value}
 	if r.drawn == nil || r.drawn.err != nil || len(r.drawn.xs) == 0 {
 		return o, fmt.Errorf("no outputs drawn on a witness pair")
 	}
 	xs, ys := r.drawn.xs, r.drawn.ys
+	o.Draws = len(xs)
 	if r.reversed() {
 		xs, ys = ys, xs
 	}

@@ -47,6 +47,9 @@ type Recorded struct {
 	// source builds the source of the records split by sizes, shuffled
 	// by seed, whose confirmation rounds roundOf names.
 	source func(sz RecordedSplit, seed uint64, roundOf map[uint64]int) sampler.Source[string]
+	// firsts returns the first n outputs of each recording, for a
+	// report's pictures (ReportTo).
+	firsts func(n int) (xs, ys []any)
 }
 
 // RecordedSplit is how an audit of recorded outputs split its records.
@@ -73,6 +76,7 @@ type RecordedSplit struct {
 // its index.
 func RecordedReal(xs, ys []float64) Recorded {
 	r := newRecorded("real", len(xs), len(ys), checkSides(xs, ys, stat.CheckFinite))
+	r.firsts = func(n int) ([]any, []any) { return firstsOf(xs, n), firstsOf(ys, n) }
 	r.source = func(sz RecordedSplit, seed uint64, roundOf map[uint64]int) sampler.Source[string] {
 		return sampler.RecordedReal[string](splitRecords(xs, ys, sz, seed, roundOf))
 	}
@@ -85,6 +89,7 @@ func RecordedReal(xs, ys []float64) Recorded {
 // the audit.
 func RecordedDiscrete[O comparable](xs, ys []O) Recorded {
 	r := newRecorded("discrete", len(xs), len(ys), checkSides(xs, ys, stat.CheckCountable[O]))
+	r.firsts = func(n int) ([]any, []any) { return firstsOf(xs, n), firstsOf(ys, n) }
 	r.source = func(sz RecordedSplit, seed uint64, roundOf map[uint64]int) sampler.Source[string] {
 		return sampler.RecordedDiscrete[string](splitRecords(xs, ys, sz, seed, roundOf))
 	}
@@ -112,6 +117,7 @@ func RecordedVectors(xs, ys [][]float64) Recorded {
 	}
 	r := newRecorded("vector", len(xs), len(ys), err)
 	r.dim = dim
+	r.firsts = func(n int) ([]any, []any) { return firstsOf(xs, n), firstsOf(ys, n) }
 	r.source = func(sz RecordedSplit, seed uint64, roundOf map[uint64]int) sampler.Source[string] {
 		return sampler.RecordedVectors[string](splitRecords(xs, ys, sz, seed, roundOf), dim)
 	}
@@ -127,6 +133,15 @@ func (r Recorded) Named(x, y string) Recorded {
 
 func newRecorded(kind string, nx, ny int, err error) Recorded {
 	return Recorded{kind: kind, names: [2]string{"X", "Y"}, n: [2]int{nx, ny}, err: err}
+}
+
+// firstsOf returns the first n of vs (all, if fewer) as any.
+func firstsOf[O any](vs []O, n int) []any {
+	out := make([]any, min(n, len(vs)))
+	for i := range out {
+		out[i] = vs[i]
+	}
+	return out
 }
 
 // checkSides checks every output of both sides, naming the first bad
@@ -199,7 +214,7 @@ func (r Recorded) leastUsed() int {
 func (r Recorded) ok(used int) bool { _, _, ok := r.splitOf(used); return ok }
 
 // recordedOptions are the options an audit of recorded outputs takes.
-var recordedOptions = []string{"Confidence", "Seed", "Verbose", "Strict", "OnProgress"}
+var recordedOptions = []string{"Confidence", "Seed", "Verbose", "Strict", "OnProgress", "ReportTo", "Label"}
 
 // OnProgress calls f with the calls (for recorded outputs, the outputs
 // read) an audit has made and those it plans, after every screening
@@ -319,6 +334,12 @@ func auditRecorded(rec Recorded, c plan.Claim, opts []Option) (Report, error) {
 		rep.Details.CrossChecks[i].Details.Searched = searched
 	}
 	rep.Reach = rep.reach()
+	rep.Details.Label = optionsOf(opts, "Label").label
+	if dir := reportDirOf(opts); dir != "" {
+		xs, ys := rec.firsts(PictureDraws)
+		rep.drawn = &drawn{xs: xs, ys: ys, recorded: true}
+		writeReport(dir, &rep)
+	}
 	return rep, rep.err
 }
 

@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dptest/dptest/dptest"
+	"github.com/dptest/dptest/internal/pages"
 )
 
 // Claim types and the flags each needs.
@@ -33,6 +35,7 @@ type auditConfig struct {
 	seed                   uint64
 	seedSet                bool
 	strict, json, quiet    bool
+	report                 string // a directory for the HTML report, or ""
 	mode                   string // modeAuto, modeDiscrete or modeReal
 	files                  [2]string
 }
@@ -64,6 +67,13 @@ func audit(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "dptest: %v\n", err)
 			return exitUsage
 		}
+	}
+	if cfg.report != "" {
+		if rep.Details.ReportError != "" {
+			fmt.Fprintf(stderr, "dptest: the report directory could not be written: %s\n", rep.Details.ReportError)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "report: %s\n", filepath.Join(cfg.report, pages.IndexFile))
 	}
 	return exitCode(rep.Verdict, cfg.strict)
 }
@@ -105,6 +115,7 @@ func parseAudit(args []string, stderr io.Writer) (auditConfig, error) {
 	})
 	fs.BoolVar(&cfg.strict, "strict", false, "exit 4, not 0, when the audit is unresolved")
 	fs.BoolVar(&cfg.json, "json", false, "print the report as JSON")
+	fs.StringVar(&cfg.report, "report", "", "write the audit's page, index.html and report.json into `DIR`")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "show no progress bar")
 	discrete := fs.Bool("discrete", false, "count numbers value by value; read any text as a label")
 	asReal := fs.Bool("real", false, "read numbers as real outputs, even if all are integers")
@@ -188,6 +199,9 @@ func auditFiles(cfg auditConfig, b *bar) (dptest.Report, string, error) {
 	}
 	if cfg.strict {
 		opts = append(opts, dptest.Strict())
+	}
+	if cfg.report != "" {
+		opts = append(opts, dptest.ReportTo(cfg.report), dptest.Label(cfg.files[0]+" vs "+cfg.files[1]))
 	}
 	var rep dptest.Report
 	switch cfg.claim {

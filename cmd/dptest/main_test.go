@@ -222,3 +222,28 @@ func TestBar(t *testing.T) {
 	quiet.set("reading x", 1, 4)
 	quiet.done()
 }
+
+// --report DIR writes the audit's page and report.json beside the text;
+// a directory that cannot be written is a usage error (exit 2). Fixed
+// seed; a violation by a factor of three, detected at every seed tried.
+func TestAuditReport(t *testing.T) {
+	lx, ly := recordFiles(t, 5, mechanisms.Laplace{B: 1}.Sample)
+	dir := filepath.Join(t.TempDir(), "report")
+	var out, errs bytes.Buffer
+	code := run([]string{"audit", "dp", "--eps", "0.33", "--quiet", "--report", dir, lx, ly}, &out, &errs)
+	require.Equal(t, exitViolated, code, errs.String())
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	require.NoError(t, err)
+	var entries []struct{ Verdict, Page string }
+	require.NoError(t, json.Unmarshal(b, &entries))
+	require.Len(t, entries, 1)
+	require.Equal(t, "violated", entries[0].Verdict)
+	page, err := os.ReadFile(filepath.Join(dir, entries[0].Page))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, strings.Count(string(page), "<svg"), 2)
+
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	code = run([]string{"audit", "dp", "--eps", "1", "--quiet", "--report", file, lx, ly}, &out, &errs)
+	require.Equal(t, exitUsage, code)
+}

@@ -431,7 +431,7 @@ func OrdersSVG(o OrdersPicture) ([]byte, error) {
 	}
 	line.Color, sc.Color = colorX, colorX
 	p.Add(line, sc)
-	p.Legend.Add(fmt.Sprintf("estimate (%d fresh draws a side)", o.Draws), line)
+	p.Legend.Add(fmt.Sprintf("estimate (%d outputs a side)", o.Draws), line)
 	claim, err := plotter.NewScatter(plotter.XYs{{X: o.ClaimLambda, Y: o.Eps}})
 	if err != nil {
 		return nil, err
