@@ -284,7 +284,7 @@ const Own = "own"
 // cross-check, which only adds evidence, does not: deepening it too
 // detected no more and cost an audit at its truth a quarter more calls.
 // Nor does the Rényi criterion, whose groups gained little from it
-// (internal/experiments/README.md).
+// (the experiments' history in git).
 func (r Run) Deepens() bool {
 	return r.Criterion == CriterionLocal || !r.CrossCheck && (r.Criterion == CriterionHockeyStick || r.Criterion == CriterionGaussian)
 }
