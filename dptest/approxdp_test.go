@@ -191,7 +191,8 @@ func TestApproxDPWithATinyDeltaIsInconclusive(t *testing.T) {
 	var why *dptest.CoarseResolution
 	require.ErrorAs(t, err, &why)
 	require.Equal(t, 1e-5, why.Claim)
-	require.Equal(t, 200_000, why.Samples)
+	require.LessOrEqual(t, why.Samples, 200_000, "the first look predicts the planned size cannot resolve it")
+	require.Equal(t, rep.Details.Samples, why.Samples)
 	require.Greater(t, why.Resolution, dptest.ResolutionFactor*1e-5)
 	require.Greater(t, why.DrawsNeeded, float64(why.Samples), "the sample size it would need")
 	require.False(t, math.IsInf(why.DrawsNeeded, 1), "the sample size it would need")
@@ -358,22 +359,38 @@ func roundedGaussian(sigma float64) dptest.Mechanism[[]int] {
 	}).WithNeighbors(histogramPairs())
 }
 
+// requireNotRed requires the verdict a correct claim may get: holds, at
+// a resolution no finer than the claim, or unresolved, never violated or
+// suspect.
+func requireNotRed(t *testing.T, rep dptest.Report, err error, claim float64) {
+	t.Helper()
+	switch rep.Verdict {
+	case dptest.Holds:
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, rep.Resolution, claim, "%s", rep)
+		require.LessOrEqual(t, rep.Resolution, dptest.ResolutionFactor*claim, "%s", rep)
+	case dptest.Unresolved:
+		require.ErrorIs(t, err, dptest.ErrUnresolved, "%s", rep)
+	default:
+		require.Failf(t, "a correct claim is red", "%s", rep)
+	}
+}
+
 // A rounded Gaussian claimed at its exact μ: its far tails put a few
 // draws in a million on integers the screening never saw (2·10⁻⁵ of them
 // at σ = 2). Compared as δ is, as if μ added up (Φ⁻¹(s) − Φ⁻¹(u₀) = 0.28
 // against 0.5·μ = 0.25), they left these seeds' audits inconclusive; were
 // they one dataset's outputs alone, a million draws could show them at
 // 0.49 beside the claim's tests (hockey.Measure.ShownBeside), under μ,
-// and the audits pass. The claim at μ/1.5 fails. Each audit
+// and the audits pass or, where the planned look's level leaves a
+// margin unresolved, say so. The claim at μ/1.5 fails. Each audit
 // fails a correct claim with probability at most 10⁻⁴.
 func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20)}
 	m := roundedGaussian(2)
 	for _, seed := range []uint64{10, 19} {
 		rep, err := dptest.AuditGDP(m, 0.5, append(full, dptest.Seed(seed))...)
-		require.NoError(t, err, "seed %d", seed)
-		require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
-		require.Greater(t, rep.LowerBound, 0.95*0.5, "%s", rep)
+		requireNotRed(t, rep, err, 0.5)
 	}
 	rep, err := dptest.AuditGDP(m, 0.5/1.5, append(full, dptest.Seed(10))...)
 	require.NoError(t, err)
@@ -447,7 +464,8 @@ func TestGDPOnUniqueOutputsOfBothDatasets(t *testing.T) {
 // its exact μ, by summation, is 2.488 at σ = ½ and 1.046 at σ = 1, above
 // the continuous Gaussian's 1/σ (its threshold test {M ≥ 1} at σ = ½:
 // P = 0.893, Q = 0.107). Claimed at 1/σ it fails (the bound 1.014 above 1
-// at σ = 1); at its exact μ and its exact RDP it passes. Each passing
+// at σ = 1, or it holds where its resolution lies above the truth,
+// 1.046 within 1.5× the claim); at its exact μ and its exact RDP it passes. Each passing
 // audit fails a correct claim with probability at most 10⁻⁴.
 func TestDiscreteGaussianIsNotOneOverSigmaGDP(t *testing.T) {
 	for _, sigma := range []float64{0.5, 1} {
@@ -455,8 +473,13 @@ func TestDiscreteGaussianIsNotOneOverSigmaGDP(t *testing.T) {
 		m := dptest.Discrete(func(r *rand.Rand, x []int) int64 { return dg.Sample(r, int64(len(x))) }).WithNeighbors(histogramPairs())
 		rep, err := dptest.AuditGDP(m, 1/sigma, dptest.Seed(1))
 		require.NoError(t, err)
-		require.True(t, (rep.Verdict == dptest.Violated), "σ %g: %s", sigma, rep)
-		require.Greater(t, rep.LowerBound, 1/sigma)
+		if sigma == 1 && rep.Verdict == dptest.Holds {
+			// The truth 1.046 lies within the 1.5× a pass resolves.
+			require.GreaterOrEqual(t, rep.Resolution, dg.Mu(), "%s", rep)
+		} else {
+			require.True(t, (rep.Verdict == dptest.Violated), "σ %g: %s", sigma, rep)
+			require.Greater(t, rep.LowerBound, 1/sigma)
+		}
 		if sigma == 1 {
 			rep, err = dptest.AuditGDP(m, dg.Mu(), dptest.Seed(1))
 			require.NoError(t, err)
@@ -499,8 +522,7 @@ func farValues(mu, s, ratio float64, k int) dptest.Mechanism[[]int] {
 func TestGDPOnIntegersTheScreeningNeverSaw(t *testing.T) {
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20), dptest.Seed(2)}
 	rep, err := dptest.AuditGDP(farValues(0.5, 3e-4, 1, 30), 0.5, full...)
-	require.NoError(t, err)
-	require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
+	requireNotRed(t, rep, err, 0.5)
 	for _, ratio := range []float64{20, 0} {
 		rep, err := dptest.AuditGDP(farValues(0.5, 3e-4, ratio, 30), 0.5, full...)
 		if err == nil {
@@ -749,7 +771,8 @@ func TestGDPClaimBeyondTheDraws(t *testing.T) {
 	var why *dptest.ClaimBeyondReach
 	require.ErrorAs(t, err, &why)
 	require.ErrorIs(t, err, dptest.ErrUnresolved)
-	require.Equal(t, [2]float64{9, 100_000}, [2]float64{why.Claim, float64(why.Samples)})
+	require.Equal(t, 9.0, why.Claim)
+	require.LessOrEqual(t, why.Samples, 100_000, "the first look predicts the planned size cannot reach it")
 	require.Greater(t, why.DrawsNeeded, 100_000.0)
 	require.False(t, math.IsInf(why.DrawsNeeded, 1))
 	require.NotContains(t, err.Error(), "Inf")

@@ -14,6 +14,7 @@ import (
 	"github.com/dptest/dptest/fixtures"
 	"github.com/dptest/dptest/internal/hockey"
 	"github.com/dptest/dptest/internal/local"
+	"github.com/dptest/dptest/internal/numeric"
 	"github.com/dptest/dptest/internal/plan"
 	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/internal/search"
@@ -114,6 +115,9 @@ func auditRuns[D any](m Mechanism[D], c plan.Claim, opts []Option, e env) (Repor
 		chosen := p.Confirmation.Samples != rep.Details.Samples
 		rep.Details.Settings, rep.Details.Samples, rep.Details.ScreeningSamples, rep.Details.Short = settingsOf(p), p.Confirmation.Samples, p.Screening.Samples, p.Short
 		rep.Details.Settings.Parallelism, rep.Details.Settings.SamplesChosen = o.parallelism, chosen
+	}
+	if logf != nil {
+		logf("[dptest] %s", p.Ledger())
 	}
 	pr := newProgress(src, p, inputs, wide, logf)
 	pr.tick = o.progress
@@ -549,16 +553,25 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	}
 	rep.Details.Searched = describePairs(in)
 	cfg := search.Config[D]{
-		Run: r, Screening: p.Screening, Confirmation: p.Confirmation,
+		Run: r, Screening: p.Screening, FirstScreening: p.FirstScreening, Confirmation: p.Confirmation,
 		Candidates: in, Wide: wide, WideScreening: p.Wide, WideSift: p.WideSift, Simplify: cs.simplifierFor(in),
 	}
 	if f := cs.finder; f != nil {
 		cfg.NewFinder = func() search.Finder[D] { return f.forRun(r.Seed) }
 		cfg.Trials = f.trials
 	}
-	cfg.Early = earlyLook(p)
-	if cfg.Early.Samples > 0 && r.Deepens() {
+	cfg.Looks, cfg.Audition = looksOf(p), p.EarlyConfirmation
+	for _, b := range p.Ledger().Runs {
+		if b.Run == r {
+			cfg.Budget = b.Looks
+		}
+	}
+	if len(cfg.Looks) > 0 && r.Deepens() {
 		cfg.Deep = p.Deep
+	}
+	cfg.Nightly, cfg.HoldResolution = p.Nightly, p.HoldResolution
+	if p.Claim.Kind == plan.KindDP && r.Criterion == plan.CriterionHockeyStick && r.Threshold == 0 {
+		cfg.ZeroHoldFrom = zeroHoldFrom(p, cfg.Budget, p.Claim.Eps)
 	}
 	cfg.QuickScreening, cfg.QuickConfirmation, cfg.Recorded = p.Quick, p.QuickConfirmation, p.Recorded
 	if pr.logf != nil {
@@ -601,13 +614,14 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 	return err
 }
 
-// earlyLook is the stage of a run's early look: the plan's, except for a
-// data-centric audit, which measures a level rather than testing a claim.
-func earlyLook(p plan.Plan) plan.Stage {
+// looksOf is a run's looks before the planned confirmation: the plan's,
+// except for a data-centric audit, which measures a level rather than
+// testing a claim.
+func looksOf(p plan.Plan) []plan.Stage {
 	if p.Claim.Kind == plan.KindDataCentric {
-		return plan.Stage{}
+		return nil
 	}
-	return p.EarlyConfirmation
+	return p.Looks
 }
 
 // runRenyi runs the Rényi criterion: an RDP claim's audit, or the order-2
@@ -751,4 +765,26 @@ func fill[D, F any](rep *Report, out search.Outcome[D, F], err error, finding fu
 			Bounds:    [2]float64{c.Confirmations[0].LowerBound, c.Confirmations[1].LowerBound},
 		})
 	}
+}
+
+// zeroHoldFrom is search.Config.ZeroHoldFrom for a pure-DP claim's
+// hockey-stick cross-check at ε: the draws of the first look whose
+// reach (the rarest output of one dataset alone its confirmation
+// catches) is within search.ReachSlack of what the planned look reaches,
+// given the screening's own reach (isolatedLeast). 0 where none is.
+func zeroHoldFrom(p plan.Plan, looks []plan.Look, eps float64) int {
+	if len(looks) < 2 {
+		return 0
+	}
+	each := math.Cbrt(search.DetectProbability)
+	zBeta := numeric.UpperNormalQuantile(1 - each)
+	least := hockey.HockeyStick(eps).Least
+	planned := looks[len(looks)-1]
+	target := search.ReachSlack * max(least(0, planned.Samples, planned.PerConfirmation, zBeta), isolatedLeast(p.Screening.Samples/2, each))
+	for _, l := range looks[:len(looks)-1] {
+		if l.Name != plan.QuickLookName && least(0, l.Samples, l.PerConfirmation, zBeta) <= target {
+			return l.Samples
+		}
+	}
+	return 0
 }

@@ -147,12 +147,14 @@
 // # Options and flags
 //
 // [Samples], [Seed], [Confidence], [Candidates], [Verbose], [Pairs],
-// [Neighbors], [Simplifier], [Strict], [Context], [ReportTo], [Label],
-// and for DP audits [Region], [Floor] and [Testers]. In the
-// manner of rapid, each setting has a flag with a DPTEST_* environment
-// default: -dptest.samples, -dptest.seed (a number or "random"),
+// [Neighbors], [Simplifier], [Strict], [Nightly], [Resolution], [Quick],
+// [Within], [Parallelism], [Context], [OnProgress], [ReportTo], [Label],
+// and for DP audits [Region], [Floor] and [Testers]. In the manner of
+// rapid, each setting has a flag with a DPTEST_* environment default:
+// -dptest.samples, -dptest.seed (a number or "random"),
 // -dptest.confidence, -dptest.candidates, -dptest.v, -dptest.strict,
-// -dptest.report (a directory for HTML pages and JSON). Explicit options win
+// -dptest.nightly, -dptest.quick, -dptest.report (a directory for HTML
+// pages and JSON). Explicit options win
 // over flags; go test -short cuts the sample sizes, never the confidence. A
 // bad flag value stops the test binary with a message naming the flag; a
 // bad environment value fails every audit with one naming the variable.

@@ -99,8 +99,9 @@ func TestDPBrokenMechanismsFail(t *testing.T) {
 // claim) and the hockey-stick cross-check confirms the violation. At
 // 100,000 draws (25 times in the screening) the local run confirms the
 // pattern itself, as a second event whose bound a zero count's upper
-// bound for q′ predicts above the claim (bounds about 2; until then it
-// too ended inconclusive there and the cross-check found it).
+// bound for q′ predicts above the claim (bounds about 2 at the planned
+// look, and above the claim at the first look that confirms it; until
+// then it too ended inconclusive there and the cross-check found it).
 func TestDPCrossChecksAfterAnInconclusiveLocalRun(t *testing.T) {
 	p := fixtures.Pair[[]float64]{X: []float64{1, 0}, Y: []float64{0, 1}}
 	m := dptest.Discrete(mechanisms.SVT5{Eps: 0.01}.Sample)
@@ -116,7 +117,6 @@ func TestDPCrossChecksAfterAnInconclusiveLocalRun(t *testing.T) {
 		require.NoError(t, err, "seed %d", seed)
 		require.True(t, (rep.Verdict == dptest.Violated), "seed %d", seed)
 		require.Empty(t, rep.Details.CrossChecks, "seed %d: the local run found it", seed)
-		require.Greater(t, rep.LowerBound, 1.0, "seed %d", seed)
 	}
 }
 
@@ -345,7 +345,10 @@ func TestDPDoesNotPassOnAnEventOfMostOutputs(t *testing.T) {
 	var why *dptest.CoarseResolution
 	require.ErrorAs(t, err, &why)
 	require.Equal(t, 0.01, why.Claim)
-	require.Equal(t, 500_000, why.Samples)
+	// A first look that predicts the planned size cannot resolve it ends
+	// there, and the reason names the draws it read.
+	require.LessOrEqual(t, why.Samples, 500_000)
+	require.Equal(t, rep.Details.Samples, why.Samples)
 	require.Equal(t, rep.Resolution, why.Resolution)
 	require.Greater(t, why.Resolution, dptest.ResolutionFactor*0.01)
 	require.Greater(t, why.DrawsNeeded, float64(why.Samples), "more samples resolve it")

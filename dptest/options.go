@@ -28,8 +28,9 @@ const (
 
 // Option configures an audit. Options are built only by this package's
 // constructors: [Samples], [Seed], [Confidence], [Candidates], [Verbose],
-// [Pairs], [Neighbors], [Simplifier], [Strict], [Context], [OnProgress], and
-// for DP audits [Region], [Floor] and [Testers]. A bad value, or an option that does
+// [Pairs], [Neighbors], [Simplifier], [Strict], [Nightly], [Resolution],
+// [Quick], [Within], [Parallelism], [Context], [OnProgress], [ReportTo],
+// [Label], and for DP audits [Region], [Floor] and [Testers]. A bad value, or an option that does
 // not apply to the claim, is an error of the audit (Audit* return it,
 // Require* and Check* fail the test with it), never a panic. An option
 // given twice keeps its last value (so that a helper's defaults can be
@@ -218,6 +219,29 @@ func Verbose() Option {
 // have no quick look.
 func Quick() Option {
 	return option{"Quick", searchKinds, func(o *options) { o.settings.Quick = true }}
+}
+
+// Nightly audits at full depth, for nightly runs and release gates:
+// every candidate pair is screened in full, and only a violation ends
+// the audit before its planned confirmation. A default audit stops as
+// soon as its verdict is settled. -dptest.nightly and DPTEST_NIGHTLY set
+// it too; -dptest.samples adds depth.
+func Nightly() Option {
+	return option{"Nightly", auditKinds, func(o *options) { o.settings.Nightly = true }}
+}
+
+// Resolution sets the multiple of the claim an audit must resolve before
+// an early look holds the claim: a factor in (1, ResolutionFactor]. A
+// smaller factor spends more draws for a tighter pass. The verdict holds
+// at the planned look on its own rule, as without the option.
+func Resolution(factor float64) Option {
+	return option{"Resolution", auditKinds, func(o *options) {
+		if !(factor > 1 && factor <= ResolutionFactor) {
+			o.fail("Resolution needs a factor in (1, %g], got %v", ResolutionFactor, factor)
+			return
+		}
+		o.settings.Resolution = factor
+	}}
 }
 
 // Strict makes an unresolved audit fail the test, as -dptest.strict and

@@ -35,12 +35,14 @@ func TestQuickLookDecidesClearClaims(t *testing.T) {
 			require.LessOrEqual(t, c.Estimates[i]+z*c.StdErrs[i], 0.8*2*truth, "%+v", c)
 		}
 	}
-	// α = 10⁻⁴ split: 5% at the quick look, then a tenth and nine tenths
-	// of the rest at the early and the planned look, over 2 candidates.
+	// α = 10⁻⁴ split: 5% at the quick look, then plan.LookShare of the
+	// rest at each look before the planned one, which spends the rest,
+	// over 2 candidates.
 	run := held.Details.Settings.Runs[0]
+	looks := float64(len(held.Details.Settings.Looks))
 	require.InDelta(t, math.Sqrt(0.05e-4/2), run.QuickPerConfirmation, 1e-12)
-	require.InDelta(t, math.Sqrt(0.95*0.1e-4/2), run.EarlyPerConfirmation, 1e-12)
-	require.InDelta(t, math.Sqrt(0.95*0.9e-4/2), run.PerConfirmation, 1e-12)
+	require.InDelta(t, math.Sqrt(0.95*0.05e-4/2), run.LookPerConfirmation, 1e-12)
+	require.InDelta(t, math.Sqrt(0.95*(1-0.05*looks)*1e-4/2), run.PerConfirmation, 1e-12)
 	require.InDelta(t, run.QuickPerConfirmation, held.Details.PerConfirmation, 1e-12, "decided at the quick look's level")
 	full, err := dptest.AuditRDP(m, 2, 2*truth, dptest.Seed(5), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
@@ -59,5 +61,5 @@ func TestQuickLookDecidesClearClaims(t *testing.T) {
 	atTruth, err := dptest.AuditRDP(m, 2, truth, dptest.Seed(5), dptest.Quick(), dptest.Samples(dptest.DefaultSamples))
 	require.NoError(t, err)
 	require.False(t, atTruth.Details.QuickLook || (atTruth.Verdict == dptest.Violated), "%s", atTruth)
-	require.Equal(t, 1_000_000, atTruth.Details.Samples)
+	require.LessOrEqual(t, atTruth.Details.Samples, 1_000_000, "decided at a look or the planned size")
 }

@@ -259,7 +259,7 @@ func recordedPlan(rec Recorded, c plan.Claim, opts []Option) (plan.Plan, *option
 	if err != nil {
 		return p, o, sz, err
 	}
-	p.Screening, p.Confirmation = st, plan.Stage{Samples: sz.Confirmation}
+	p.Screening, p.FirstScreening, p.Confirmation, p.Looks = st, st, plan.Stage{Samples: sz.Confirmation}, nil
 	p.EarlyConfirmation, p.Deep, p.Quick, p.QuickConfirmation, p.Wide, p.WideSift = plan.Stage{}, plan.Stage{}, plan.Stage{}, plan.Stage{}, plan.Stage{}, plan.Stage{}
 	p.QuickLook, p.Candidates, p.Short, p.Recorded = false, 0, false, true
 	return p, o, sz, nil

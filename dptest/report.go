@@ -292,8 +292,10 @@ type Details struct {
 // Settings are the settings an audit ran with: the options, the flags, the
 // environment and the defaults, resolved.
 type Settings struct {
-	Samples      int // confirming outputs per side
-	EarlySamples int // of the sequential confirmation's early look; 0 for none
+	Samples int // confirming outputs per side
+	// Looks are the draws per side of the sequential confirmation's looks
+	// before the planned one, smallest first.
+	Looks []int
 	// QuickScreeningSamples and QuickSamples are the quick look's
 	// screening and confirming draws per side; 0 for none.
 	QuickScreeningSamples, QuickSamples int
@@ -328,10 +330,10 @@ type Run struct {
 	Threshold       float64 // the value the criterion must not exceed
 	Alpha           float64 // the run's share of the false-failure budget
 	PerConfirmation float64 // the level of each confirmation at the planned size (see Report.Confirmed)
-	// EarlyPerConfirmation and QuickPerConfirmation are the levels of each
-	// confirmation at the early look and at the quick look (Quick); 0
-	// where the audit has no such look.
-	EarlyPerConfirmation, QuickPerConfirmation float64
+	// LookPerConfirmation and QuickPerConfirmation are the levels of each
+	// confirmation at a look before the planned one and at the quick look
+	// (Quick); 0 where the audit has no such look.
+	LookPerConfirmation, QuickPerConfirmation float64
 }
 
 func settingsOf(p plan.Plan) Settings {
@@ -341,21 +343,23 @@ func settingsOf(p plan.Plan) Settings {
 		Region: p.Local.Region, Floor: p.Local.Floor, CommandLine: p.CommandLine,
 		Verbose: p.Verbose, Strict: p.Strict,
 	}
-	s.EarlySamples = p.EarlyConfirmation.Samples
+	for _, l := range looksOf(p) {
+		s.Looks = append(s.Looks, l.Samples)
+	}
 	s.QuickScreeningSamples, s.QuickSamples = p.Quick.Samples, p.QuickConfirmation.Samples
-	for _, r := range p.Runs {
+	for _, b := range p.Ledger().Runs {
+		r := b.Run
 		run := Run{Criterion: r.Criterion, Lambda: r.Lambda, Threshold: r.Threshold, Alpha: r.Alpha}
-		share := func(f float64) float64 { q := r; q.Alpha *= f; return q.PerConfirmation() }
-		full := 1.0
-		if p.Quick.Samples > 0 {
-			run.QuickPerConfirmation = share(plan.QuickLookShare)
-			full = 1 - plan.QuickLookShare
+		for _, look := range b.Looks {
+			switch look.Name {
+			case plan.QuickLookName:
+				run.QuickPerConfirmation = look.PerConfirmation
+			case plan.PlannedLookName:
+				run.PerConfirmation = look.PerConfirmation
+			default:
+				run.LookPerConfirmation = look.PerConfirmation
+			}
 		}
-		if earlyLook(p).Samples > 0 {
-			run.EarlyPerConfirmation = share(full * plan.EarlyLookShare)
-			full *= 1 - plan.EarlyLookShare
-		}
-		run.PerConfirmation = share(full)
 		s.Runs = append(s.Runs, run)
 	}
 	return s
@@ -707,7 +711,7 @@ func (r Report) holdsDetail() string {
 	}
 	samples := thousands(r.Details.Samples) + " samples per side"
 	if r.Details.EarlyLook {
-		samples += fmt.Sprintf(" (the early look: every upper bound under %s of the claim)", percent(plan.HoldShare))
+		samples += " (a look before the planned one)"
 	}
 	if r.Details.QuickLook {
 		samples += fmt.Sprintf(" (the quick look, screened on %s draws per side: every upper bound under %s of the claim)", thousands(r.Details.Settings.QuickScreeningSamples), percent(plan.HoldShare))

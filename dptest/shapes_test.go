@@ -99,9 +99,14 @@ func TestShapesNeverPassAViolation(t *testing.T) {
 			require.Equal(t, dptest.Violated, rep.Verdict, "%s", rep)
 			if c.name == "partition selection of infinite loss" {
 				// The other dataset never produced the event in either
-				// confirmation, as infinite loss would show.
-				require.True(t, rep.Details.Unbounded, "%s", rep)
-				require.Contains(t, []int64{rep.Details.EventCounts[0], rep.Details.EventCounts[1]}, int64(0), "%s", rep)
+				// confirmation, as infinite loss would show, whichever
+				// run confirmed it.
+				found := rep
+				if i := slices.IndexFunc(rep.Details.CrossChecks, func(c dptest.Report) bool { return c.Verdict == dptest.Violated }); i >= 0 {
+					found = rep.Details.CrossChecks[i]
+				}
+				require.True(t, found.Details.Unbounded, "%s", rep)
+				require.Contains(t, []int64{found.Details.EventCounts[0], found.Details.EventCounts[1]}, int64(0), "%s", rep)
 			}
 		})
 	}
@@ -198,11 +203,10 @@ func partitionSelection() dptest.Mechanism[[]float64] {
 
 // Data in [−1, 1]: the search simplifies and improves within the range of
 // the user's records, so a confirmed pair of Σx + N(0, 1) differs by 2
-// (−1 against 1), its true D₂ = 4, and a claim of 2.5 fails;
-// simplification toward the old [0, 1] extremes would have shown a
-// difference of 1 (D₂ = 1) at best. (The report's witness is the
-// violated candidate of the highest bound: under -short the early look
-// also violates the pair it simplified, 1.91 apart, and may name that.)
+// (−1 against 1) or nearly (1.91 under -short, where a first screening's
+// few draws stop the simplification short), its true D₂ near 4, and a
+// claim of 2.5 fails; simplification toward the old [0, 1] extremes
+// would have shown a difference of 1 (D₂ = 1) at best.
 func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
@@ -223,7 +227,7 @@ func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 			widest = max(widest, math.Abs(w.X[i]-w.Y[i]))
 		}
 	}
-	require.Equal(t, 2.0, widest, "%s", rep)
+	require.Greater(t, widest, 1.5, "beyond what [0, 1] allows: %s", rep)
 }
 
 // NonDPLaplace1's noise scale shrinks with the dataset's size, so on an
@@ -261,7 +265,8 @@ func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
 // isolated them (the far ones shared the end cell with the noise's tail,
 // the inner one a cell of 16 pilot outputs), and every audit passed. At
 // the default 1,000,000 draws a pure-DP claim at ε = 2 is violated: the
-// inner atom through the hockey-stick cross-check; the far ones, once by
+// inner atom by the local audit (bound above 2) or else through the
+// hockey-stick cross-check; the far ones, once by
 // it too, now by the local audit itself (bounds above 2), since a block
 // of real outputs that one dataset alone reached ranks by the error of
 // the side it reached (local.flooredSE). An RDP claim at twice the Laplace's
@@ -292,7 +297,7 @@ func TestOutputsOfOneDatasetAlone(t *testing.T) {
 		rep, err := dptest.AuditDP(m, 2, dptest.Seed(5), full)
 		require.NoError(t, err, name)
 		require.Equal(t, dptest.Violated, rep.Verdict, "%s: %s", name, rep)
-		if name == "inner atom" {
+		if name == "inner atom" && len(rep.Details.CrossChecks) > 0 {
 			require.True(t, hockeyCheckViolated(rep), "%s: found by the hockey-stick cross-check: %s", name, rep)
 		} else {
 			require.Greater(t, rep.LowerBound, 2.0, "%s: the local audit's own bound", name)
@@ -359,7 +364,9 @@ func requireFarOutputs(t *testing.T, rep dptest.Report, err error) {
 // table isolated them and three default audits at ε = 1 held the claim
 // (bounds −0.02). The screening's RunsApart table gives each run of one
 // side a cell of its own, and the local audit confirms it (bounds about
-// 2.6). Three default audits must all fail it; each did (the ten
+// 2.6 at a million draws; a look stops at the first confident bound, so
+// bounds above the claim on an event beyond the noise's bulk). Three
+// default audits must all fail it; each did (the ten
 // screenings of internal/local's TestARunOfOneSideIsScreenedApart, at a
 // rate three times this, show losses above 1.44 on fresh draws in every
 // direction), so a failure of this test means the runs are lost again.
@@ -370,19 +377,22 @@ func TestSpreadOutputsOfOneDatasetAloneBeyondTheOthers(t *testing.T) {
 		}
 		return r.NormFloat64()
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{1}})
-	requireViolatedAtSeeds1To3(t, m, 1, 2.0)
+	requireViolatedAtSeeds1To3(t, m, 1, 4)
 }
 
 // requireViolatedAtSeeds1To3 audits m's ε-DP claim at seeds 1–3 (default
-// sizes, its own pairs) and requires each to be violated with a bound
-// above least.
-func requireViolatedAtSeeds1To3(t *testing.T, m dptest.Mechanism[[]float64], eps, least float64) {
+// sizes, its own pairs) and requires each to be violated by the local
+// audit at an output t̂ with |t̂| beyond beyond: on the run, not the noise.
+func requireViolatedAtSeeds1To3(t *testing.T, m dptest.Mechanism[[]float64], eps, beyond float64) {
 	t.Helper()
 	for seed := uint64(1); seed <= 3; seed++ {
 		rep, err := dptest.AuditDP(m, eps, dptest.Samples(1_000_000), dptest.Candidates(0), dptest.Seed(seed))
 		require.NoError(t, err)
 		require.Equal(t, dptest.Violated, rep.Verdict, "seed %d: %s", seed, rep)
-		require.Greater(t, rep.LowerBound, least, "seed %d: the bound on the run", seed)
+		require.Empty(t, rep.Details.CrossChecks, "seed %d: the local audit found it: %s", seed, rep)
+		loc, ok := rep.Details.Location.(float64)
+		require.True(t, ok, "seed %d: %s", seed, rep)
+		require.Greater(t, math.Abs(loc), beyond, "seed %d: the event lies on the run: %s", seed, rep)
 	}
 }
 
@@ -403,7 +413,7 @@ func requireViolatedAtSeeds1To3(t *testing.T, m dptest.Mechanism[[]float64], eps
 // searched pairs) put above 0.83 at 95% confidence.
 func TestARunOfOneDatasetAloneBesideLaplaceNoise(t *testing.T) {
 	m := laplaceWithARunAt40().WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
-	requireViolatedAtSeeds1To3(t, m, 2, 2.5)
+	requireViolatedAtSeeds1To3(t, m, 2, 10)
 }
 
 // laplaceWithARunAt40 is the sum plus Laplace(1) noise, which x = 1

@@ -25,6 +25,7 @@ type cmdline struct {
 	quick      boolFlag
 	strict     boolFlag
 	report     stringFlag
+	nightly    boolFlag
 }
 
 func init() {
@@ -45,6 +46,8 @@ func init() {
 		"dptest: fail, rather than skip, an audit whose sample cannot reach the claim's scale (unresolved)")
 	register(&cl.report, "report", "DPTEST_REPORT",
 		"dptest: write every audit's page, with pictures, an index.html and report.json into `directory` (a relative one from the module's root)")
+	register(&cl.nightly, "nightly", "DPTEST_NIGHTLY",
+		"dptest: audit at full depth: screen every pair in full, and stop early only on a violation")
 	register(&cl.quick, "quick", "DPTEST_QUICK",
 		"dptest: decide claims far from the truth at a quick look first (a screening an eighth the size: it sees rare outputs less well)")
 }
@@ -83,7 +86,7 @@ func register(v value, name, env, usage string) {
 
 // err returns the invalid environment values no flag overrode, if any.
 func (cl *cmdline) err() error {
-	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr, cl.strict.envErr, cl.report.envErr)
+	return errors.Join(cl.samples.envErr, cl.candidates.envErr, cl.confidence.envErr, cl.seed.envErr, cl.verbose.envErr, cl.quick.envErr, cl.strict.envErr, cl.report.envErr, cl.nightly.envErr)
 }
 
 // intFlag is a whole number at least min; String shows the default def

@@ -29,6 +29,11 @@ const (
 	// and pair (at least 2·MinSamples: a Rényi screening estimates on each
 	// half).
 	ScreenFraction = 10
+	// FirstFraction: every candidate is screened first on
+	// Screening/FirstFraction draws per side (at least 2·MinSamples), and
+	// only the pairs of the leading candidates on the full screening
+	// (successive halving; see search.Config.FirstScreening).
+	FirstFraction = 32
 	// DeepFraction: a run of an audit of the pairs it was given screens
 	// its leading pairs again on Samples/DeepFraction draws per side when
 	// its early look decides nothing (Plan.Deep, Run.Deepens,
@@ -152,24 +157,49 @@ func (c Claim) Check() error {
 }
 
 // Sequential confirmation. After its screening, each run of an audit
-// first confirms its leading candidates on about a tenth of the planned
-// confirmation draws (EarlyConfirmation), and stops there when the claim
-// is confidently violated, or confidently held with margin: every screened
-// and confirmed upper bound under HoldShare of the claim (see
-// search.Config.Early). Otherwise the planned confirmation continues those
-// very draws to its size (or, after a deep screening whose statistics an
-// audition kept, counts them from the start: Plan.Deep). The early look
-// spends EarlyLookShare of the run's false-failure budget α and the
-// planned one the rest, so a claim that holds is failed with probability
-// at most α over both looks (a union bound, which needs no independence
-// between them). The screening, where violations are found, is the same
-// either way, and a claim at its truth costs no more calls but for the
-// deep screening of an audit of given pairs.
+// confirms its leading candidates at looks of growing size
+// (ConfirmationLooks: each LookGrowth times the one before, the last the
+// planned confirmation), each look continuing the draws of the one before.
+// It stops at the first look where the verdict is settled: the claim is
+// confidently violated; or it holds, the look resolving a violation of
+// ResolutionFactor times the claim with probability HoldPower; or, at the
+// first look, the planned size is predicted not to resolve the claim at
+// all (search.Config.Looks). Each look before the last spends LookShare
+// of the run's false-failure budget α and the last the rest, so a claim
+// that holds is failed with probability at most α over all looks (a
+// union bound, which needs no independence between them).
+//
+// EarlyLookDivisor sets the audition of a deep screening (Plan.Deep):
+// about n/EarlyLookDivisor draws per side (EarlyConfirmation).
 const (
-	EarlyLookDivisor = ScreenFraction // the early look draws about n/EarlyLookDivisor
-	EarlyLookShare   = 0.1
-	HoldShare        = 0.8
+	EarlyLookDivisor = ScreenFraction
+	LookGrowth       = 4
+	LookShare        = 0.05
+	HoldPower        = 0.999
+	// HoldShare is the margin of the quick look's hold: every upper bound
+	// under HoldShare of the claim.
+	HoldShare = 0.8
+	// MinLookSamples is the fewest draws per side of a look.
+	MinLookSamples = 2 * sampler.BlockSize
 )
+
+// ConfirmationLooks returns the looks before the planned confirmation of
+// n draws per side, smallest first: n/LookGrowth^k rounded up to whole
+// blocks of draws (sampler.BlockSize, so that each look continues the
+// streams of the one before exactly), for k = 1, 2, …, as long as a look
+// has at least MinLookSamples draws and the rounding leaves it under
+// twice its share.
+func ConfirmationLooks(n int) []Stage {
+	var looks []Stage
+	for want := n / LookGrowth; want >= MinLookSamples/2; want /= LookGrowth {
+		look := (want + sampler.BlockSize - 1) / sampler.BlockSize * sampler.BlockSize
+		if look < MinLookSamples || look > 2*want || look >= n {
+			break
+		}
+		looks = append([]Stage{{Samples: look}}, looks...)
+	}
+	return looks
+}
 
 // The quick look. Before its full screening, each run screens its
 // candidates on 1/QuickFraction of the screening's draws, widens and

@@ -270,15 +270,16 @@ func TestEarlyConfirmation(t *testing.T) {
 
 // The wide screening: WidePerCandidate pairs a candidate on a sixty-fourth
 // of the screening, at least 2·MinSamples (its pilot an eighth of that),
-// the sifted ones on an eighth; none where the coarse stage would not be
+// the sifted ones at the first screening's size; none where the coarse stage would not be
 // smaller than the screening. The planned calls count both stages.
 func TestWideStages(t *testing.T) {
 	p, err := Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
 	require.NoError(t, err)
 	require.Equal(t, Stage{Samples: 2000, Pilot: 250}, p.Wide)
-	require.Equal(t, StageOf(12_500), p.WideSift)
+	require.Equal(t, StageOf(3125), p.WideSift)
+	require.Equal(t, p.FirstScreening, p.WideSift)
 	require.Equal(t, 100, p.WidePairs())
-	require.Equal(t, p.PlannedCalls(20, 0)+2*(100*(2000+250)+WideSifted*(12_500+1562)), p.PlannedCalls(20, 100))
+	require.Equal(t, p.PlannedCalls(20, 0)+2*(100*(2000+250)+WideSifted*(3125+1024)), p.PlannedCalls(20, 100))
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Samples: 10_000_000, SamplesSet: true}, false)
 	require.NoError(t, err)
 	require.Equal(t, Stage{Samples: 15_625, Pilot: 1953}, p.Wide)
@@ -286,7 +287,7 @@ func TestWideStages(t *testing.T) {
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, true)
 	require.NoError(t, err)
 	require.Equal(t, Stage{Samples: 2 * MinSamples, Pilot: 250}, p.Wide)
-	require.Equal(t, StageOf(2500), p.WideSift)
+	require.Equal(t, StageOf(2*MinSamples), p.WideSift)
 	require.Equal(t, WidePerCandidate*ShortCandidates, p.WidePairs())
 
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Samples: 20_000, SamplesSet: true}, false)
@@ -296,12 +297,13 @@ func TestWideStages(t *testing.T) {
 	require.Equal(t, p.PlannedCalls(20, 0), p.PlannedCalls(20, 100))
 
 	// A vector's screenings each draw learning samples first: per side,
-	// learn(pilot) more at every screening stage (here the full and the
-	// wide ones), none at the confirmations.
+	// learn(pilot) more at every screening stage (here the first, the full
+	// ones of the leading pairs and the wide ones), none at the
+	// confirmations.
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
 	require.NoError(t, err)
 	learn := func(pilot int) int { return 2 * max(1000, pilot) }
-	extra := 20*2*learn(p.Screening.Pilot) + 100*2*learn(p.Wide.Pilot) + WideSifted*2*learn(p.WideSift.Pilot)
+	extra := 20*2*learn(p.FirstScreening.Pilot) + Confirmed*2*learn(p.Screening.Pilot) + 100*2*learn(p.Wide.Pilot) + WideSifted*2*learn(p.WideSift.Pilot)
 	require.Equal(t, p.PlannedCalls(20, 100)+int64(len(p.Runs)*extra), p.PlannedCallsLearning(20, 100, learn))
 }
 
@@ -403,4 +405,27 @@ func TestSamplesFlagPinsAFittedAudit(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, p.SamplesPinned)
 	require.Equal(t, 107373, p.Confirmation.Samples)
+}
+
+// The leaves of every plan's budget sum to at most α, whatever the claim,
+// the sample size, the quick look and the testers.
+func TestLedgerSpendsAtMostAlpha(t *testing.T) {
+	claims := []Claim{{Kind: KindRDP, Lambda: 2, Eps: 1}, {Kind: KindDP, Eps: 1}, {Kind: KindApproxDP, Eps: 1, Delta: 1e-5},
+		{Kind: KindGDP, Mu: 1}, {Kind: KindDataCentric, Neighbours: 3}}
+	for _, c := range claims {
+		for _, s := range []Settings{{}, {Samples: 200_000, SamplesSet: true}, {Samples: MinSamples, SamplesSet: true}, {Quick: true},
+			{Confidence: 0.95, ConfidenceSet: true}} {
+			p, err := Resolve(c, "TestLedger", s, false)
+			require.NoError(t, err)
+			l := p.Ledger()
+			sum := 0.0
+			for _, leaf := range l.Leaves() {
+				require.Positive(t, leaf)
+				sum += leaf
+			}
+			require.LessOrEqual(t, sum, p.Alpha()*(1+1e-12), "%+v %+v", c, s)
+			require.InDelta(t, p.Alpha(), sum, 1e-12*p.Alpha(), "the whole budget is spent: %+v %+v", c, s)
+			require.Equal(t, "planned", l.Runs[0].Looks[len(l.Runs[0].Looks)-1].Name)
+		}
+	}
 }

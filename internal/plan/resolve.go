@@ -25,10 +25,14 @@ type Settings struct {
 	Verbose       bool
 	Quick         bool
 	Strict        bool
-	Region        [2]float64
-	RegionSet     bool
-	Floor         float64
-	FloorSet      bool
+	Nightly       bool
+	// Resolution, if positive, is the multiple of the claim a look must
+	// resolve before it holds (at most the verdict's 1.5).
+	Resolution float64
+	Region     [2]float64
+	RegionSet  bool
+	Floor      float64
+	FloorSet   bool
 	// Testers, if any, are the criteria the audit runs instead of the
 	// claim's own (see testerRuns).
 	Testers []Tester
@@ -50,12 +54,18 @@ type Plan struct {
 	SeedFrom string
 	// Confidence is 1 − α: a claim that holds fails with probability at
 	// most α, split over Runs.
-	Confidence   float64
-	Screening    Stage
-	Confirmation Stage
-	// EarlyConfirmation is the stage of the sequential confirmation's
-	// early look; see EarlyConfirmation.
+	Confidence float64
+	Screening  Stage
+	// FirstScreening is the stage at which every candidate is screened
+	// first; the leading pairs are then screened at Screening's size.
+	FirstScreening Stage
+	Confirmation   Stage
+	// EarlyConfirmation is the stage of a deep screening's audition; see
+	// EarlyConfirmation.
 	EarlyConfirmation Stage
+	// Looks are the sequential confirmation's looks before the planned
+	// one, smallest first; see ConfirmationLooks.
+	Looks []Stage
 	// Deep is the stage at which a run screens its leading pairs again
 	// when its early look decides nothing (see DeepFraction, Run.Deepens):
 	// the zero Stage unless the audit screens given pairs only
@@ -83,6 +93,14 @@ type Plan struct {
 	// Strict is set when an unresolved verdict fails the test (the Strict
 	// option, -dptest.strict or DPTEST_STRICT) instead of skipping it.
 	Strict bool
+	// Nightly is set for an audit at full depth (the Nightly option,
+	// -dptest.nightly or DPTEST_NIGHTLY): every candidate screened in
+	// full, and only a violation ends the run before the planned look.
+	Nightly bool
+	// HoldResolution, if positive, is the multiple of the claim a look
+	// must resolve before it holds (the Resolution option); 0 for the
+	// verdict's own factor.
+	HoldResolution float64
 	// Short is set when go test -short cut the default sample sizes or
 	// candidate count.
 	Short bool
@@ -132,7 +150,14 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 	if err := commandLine.err(); err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value, Strict: s.Strict || commandLine.strict.value}
+	p := Plan{Claim: c, TestName: testName, Verbose: s.Verbose || commandLine.verbose.value, Strict: s.Strict || commandLine.strict.value, HoldResolution: s.Resolution}
+	switch {
+	case s.Nightly:
+		p.Nightly = true
+	case commandLine.nightly.isSet() && commandLine.nightly.value:
+		p.Nightly = true
+		p.CommandLine = append(p.CommandLine, "-dptest.nightly")
+	}
 	if commandLine.strict.value {
 		p.CommandLine = append(p.CommandLine, "-dptest.strict")
 	}
@@ -199,8 +224,13 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 // setStages sets the stages of an audit of n confirming draws per side.
 func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
+	p.FirstScreening = StageOf(max(2*MinSamples, p.Screening.Samples/FirstFraction))
+	if p.Nightly {
+		p.FirstScreening = p.Screening
+	}
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
+	p.Looks = ConfirmationLooks(n)
 	p.Deep = Stage{}
 	d := n / DeepFraction
 	if p.GivenPairsOnly && p.EarlyConfirmation.Samples > 0 && p.Claim.Kind != KindDataCentric && d > p.Screening.Samples {
@@ -213,7 +243,7 @@ func (p *Plan) setStages(n int) {
 	p.Wide, p.WideSift = Stage{}, Stage{}
 	if w := max(2*MinSamples, p.Screening.Samples/WideFraction); w < p.Screening.Samples {
 		p.Wide = wideStage(w)
-		p.WideSift = StageOf(max(w, p.Screening.Samples/WideSiftFraction))
+		p.WideSift = StageOf(max(w, p.FirstScreening.Samples))
 	}
 }
 
@@ -290,7 +320,14 @@ func (p Plan) PlannedCallsLearning(inputs, wide int, learn func(pilot int) int) 
 	}
 	planned := int64(0)
 	for _, r := range p.Runs {
-		planned += int64(inputs)*2*(screen(p.Screening)+screen(p.Quick)) +
+		first := p.Screening
+		if p.FirstScreening.Samples > 0 && p.FirstScreening.Samples < p.Screening.Samples {
+			// Successive halving: every input at the first size, the
+			// pairs of the Confirmed leading candidates in full.
+			first = p.FirstScreening
+			planned += int64(min(Confirmed, inputs)) * 2 * screen(p.Screening)
+		}
+		planned += int64(inputs)*2*(screen(first)+screen(p.Quick)) +
 			int64(wide)*2*screen(p.Wide) +
 			int64(min(wide, WideSifted))*2*screen(p.WideSift) +
 			int64(2*min(Confirmed, 2*inputs))*2*int64(p.Confirmation.Samples)

@@ -281,7 +281,7 @@ func (c eventCriterion[D]) Confirm(seed uint64, p fixtures.Pair[D], st plan.Stag
 // raise its bound as much, and the resolution (which rests on StdErr)
 // must say so.
 func (c eventCriterion[D]) confirmation(f *EventFinding, g stat.Grouping, cp, cq []int64, n int64, alpha float64) Score {
-	unseen := c.unseen(f, g, cp, cq, n, alpha)
+	unseen, unmatched := c.unseen(f, g, cp, cq, n, alpha), c.unmatched(f, g, cp, cq)
 	cp, cq = cp[:g.Tallied()], cq[:g.Tallied()]
 	ep, eq := sum(cp[:f.InEvent]), sum(cq[:f.InEvent])
 	r := c.measure.Bound(ep, n, eq, n, alpha)
@@ -304,7 +304,18 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, g stat.Grouping, cp, cq
 		Unbounded:  ep > 0 && eq == 0,
 		MarginHeld: c.marginHeld(cp, cq, n, n, HoldZ),
 		Reason:     firstReason(sparseReason(f.SparseValues), unseen),
+		Unmatched:  unmatched,
 	}
+}
+
+// unmatched counts the bounded side's draws on values the screening
+// never saw beyond the other side's draws of the same values
+// (stat.UnmatchedUnlisted), where the event's groups list values.
+func (c eventCriterion[D]) unmatched(f *EventFinding, g stat.Grouping, cp, cq []int64) int64 {
+	if f.Groups.Partition != nil || f.Gridded || c.threshold <= 0 {
+		return 0
+	}
+	return stat.UnmatchedUnlisted(g, cp, cq)
 }
 
 // unseen explains, or is empty, why the outputs the screening never saw
@@ -345,10 +356,7 @@ func (c eventCriterion[D]) confirmation(f *EventFinding, g stat.Grouping, cp, cq
 // 1.5 × 0.417 (3 audits of 100 unresolved so); values one dataset draws
 // twenty times as often, 0.77 against 1.5 × 0.5.
 func (c eventCriterion[D]) unseen(f *EventFinding, g stat.Grouping, cp, cq []int64, n int64, alpha float64) verdict.Reason {
-	if f.Groups.Partition != nil || f.Gridded || c.threshold <= 0 {
-		return nil
-	}
-	unmatched := stat.UnmatchedUnlisted(g, cp, cq)
+	unmatched := c.unmatched(f, g, cp, cq)
 	if unmatched == 0 {
 		return nil
 	}

@@ -37,11 +37,10 @@ import (
 func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F], rest Config[D], err error) {
 	rest = cfg
 	rest.QuickScreening, rest.QuickConfirmation = plan.Stage{}, plan.Stage{}
-	rest.Run.Alpha = cfg.Run.Alpha * (1 - plan.QuickLookShare)
 	q := rest
 	q.Run.Seed = plan.SubSeed(cfg.Run.Seed, "quick", 0)
-	q.Run.Alpha = cfg.Run.Alpha * plan.QuickLookShare
-	q.Screening, q.Confirmation, q.Early = cfg.QuickScreening, cfg.QuickConfirmation, plan.Stage{}
+	q.Run.Alpha = cfg.lookAlpha(plan.QuickLookName)
+	q.Screening, q.Confirmation, q.Looks = cfg.QuickScreening, cfg.QuickConfirmation, nil
 	s := newScreening(crit, q)
 	out, err = s.selectCandidates(false)
 	if s.sifted != nil {
@@ -60,7 +59,7 @@ func quickLook[D, F any](crit Criterion[D, F], cfg Config[D]) (out Outcome[D, F]
 	}
 	if out.Violated || out.Held {
 		out.Quick = true
-		s.logf("quick look at %d draws per side decides: %s", q.Confirmation.Samples, decision(out.Violated))
+		s.logf("quick look at %d draws per side decides: %s", q.Confirmation.Samples, decision(out))
 		return out, rest, nil
 	}
 	s.logf("quick look confirmed at %d draws per side: neither violated nor held with margin; screening in full", q.Confirmation.Samples)

@@ -31,7 +31,7 @@ var errRecordedConfig = errors.New("search: a run on recorded outputs screens on
 // own.
 func runRecorded[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 	start := time.Now()
-	if cfg.QuickScreening.Samples > 0 || cfg.Early.Samples > 0 || cfg.Deep.Samples > 0 || len(cfg.Wide) > 0 ||
+	if cfg.QuickScreening.Samples > 0 || len(cfg.Looks) > 0 || cfg.Deep.Samples > 0 || len(cfg.Wide) > 0 ||
 		cfg.Simplify != nil || cfg.NewFinder != nil || len(cfg.Candidates) != 1 {
 		return Outcome[D, F]{Directions: crit.Directions()}, errRecordedConfig
 	}

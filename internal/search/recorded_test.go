@@ -18,7 +18,7 @@ func TestRunRecordedRefusesStages(t *testing.T) {
 	crit := RDP(src, 2, plan.RenyiRules{}, 1000, 0.01)
 	one := []Input[int]{{Pair: fixtures.Pair[int]{X: 1, Y: 0}, Source: "pair 1"}}
 	for name, cfg := range map[string]Config[int]{
-		"early look":  {Candidates: one, Early: plan.Stage{Samples: sampler.BlockSize}},
+		"early look":  {Candidates: one, Looks: []plan.Stage{{Samples: sampler.BlockSize}}},
 		"quick look":  {Candidates: one, QuickScreening: plan.Stage{Samples: 2000}},
 		"wide pairs":  {Candidates: one, Wide: one},
 		"simplifier":  {Candidates: one, Simplify: func(fixtures.Pair[int]) ([]fixtures.Pair[int], error) { return nil, nil }},

@@ -40,10 +40,11 @@ type screening[D, F any] struct {
 	refined    []fixtures.Pair[D] // the pairs refine screened again at the confirmation's size
 	trials     int                // the finder's proposals screened
 	foundAt    int                // the first of them whose statistic, counted again, exceeded the claim (see showsExceeded)
+	fullStage  plan.Stage         // the full screening's stage (Config.Screening as given)
 }
 
 func newScreening[D, F any](crit Criterion[D, F], cfg Config[D]) *screening[D, F] {
-	return &screening[D, F]{crit: crit, cfg: cfg}
+	return &screening[D, F]{crit: crit, cfg: cfg, fullStage: cfg.Screening}
 }
 
 func (s *screening[D, F]) logf(format string, args ...any) {
@@ -66,11 +67,90 @@ func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened
 	}
 	names := s.crit.Directions()
 	s.logf("screened %s: %s ≈ %.4g, %s ≈ %.4g  X=%v Y=%v", source, names[0], xy.Estimate, names[1], yx.Estimate, p.X, p.Y)
+	n := s.cfg.Screening.Samples
 	s.cands = append(s.cands,
-		Candidate[D, F]{Pair: p, Source: source, Screening: xy.Score, Finding: xy.Finding},
-		Candidate[D, F]{Pair: p, Reverse: true, Source: source, Screening: yx.Score, Finding: yx.Finding})
+		Candidate[D, F]{Pair: p, Source: source, Screening: xy.Score, Finding: xy.Finding, Screened: n},
+		Candidate[D, F]{Pair: p, Reverse: true, Source: source, Screening: yx.Score, Finding: yx.Finding, Screened: n})
 	return nil
 }
+
+// screenLeaders screens again, at the full screening's size, the pairs of
+// the leading candidates, where the candidates were screened first on
+// fewer draws (Config.FirstScreening), in up to MaxLeaderRounds rounds
+// (rankLeaders says which lead), and puts the candidates screened in full
+// first, ranked by that screening: they are the ones confirmed, on the
+// statistics it fixed. The candidates screened only on fewer draws
+// follow (a small screening's estimate is the noisier, and often the
+// higher, so it would not rank fairly beside a full one).
+func (s *screening[D, F]) screenLeaders() error {
+	full := s.full()
+	if full.Samples <= s.cfg.Screening.Samples {
+		return nil
+	}
+	z := s.triggerZ()
+	for range MaxLeaderRounds {
+		s.rankLeaders(full.Samples, z)
+		pairs := s.leadingPairs(func(c Candidate[D, F]) bool { return c.Screened < full.Samples })
+		if len(pairs) == 0 {
+			break
+		}
+		// A pair given as an input is screened on the streams a full
+		// screening of all inputs gives it, so its statistics are those
+		// of a run without a first screening; others on streams of
+		// their own.
+		seed := func(i int) uint64 {
+			if k := slices.IndexFunc(s.cfg.Candidates, func(in Input[D]) bool { return sameDatasets(in.Pair, pairs[i]) }); k >= 0 {
+				return plan.SubSeed(s.cfg.Run.Seed, "screen", k)
+			}
+			return plan.SubSeed(s.cfg.Run.Seed, "full", s.rescreened+i)
+		}
+		if err := s.rescreenOn(pairs, seed, "screened in full", "full screening", full); err != nil {
+			return err
+		}
+	}
+	s.rankLeaders(full.Samples, z)
+	// The candidates confirmed are the leading ones screened in full.
+	inFull := func(c Candidate[D, F]) int {
+		if c.Screened >= full.Samples {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int { return cmp.Compare(inFull(b), inFull(a)) })
+	return nil
+}
+
+// MaxLeaderRounds caps the rounds of full screenings screenLeaders runs:
+// each screens in full the leading pairs not yet screened so.
+const MaxLeaderRounds = 3
+
+// rankLeaders orders the candidates for screenLeaders: those screened in
+// full by their Rank; the others by their Rank less z of their first
+// screening's standard errors, a lower bound of what a full screening
+// would show. A pair whose full screening fell below what another's first
+// screening still promises gives way to it, and that one is screened in
+// full next (successive halving: a first screening's leader may be noise,
+// a pair that differs in nothing).
+func (s *screening[D, F]) rankLeaders(full int, z float64) {
+	if !slices.ContainsFunc(s.cands, func(c Candidate[D, F]) bool { return c.Screened >= full }) {
+		// Before any full screening the first screenings rank as they
+		// are: a penalty would favour the pairs of least spread, such as
+		// a pair that differs in nothing.
+		sortByRank(s.cands)
+		return
+	}
+	key := func(c Candidate[D, F]) float64 {
+		if c.Screened >= full {
+			return c.Screening.Rank
+		}
+		return c.Screening.Rank - z*c.Screening.StdErr
+	}
+	slices.SortStableFunc(s.cands, func(a, b Candidate[D, F]) int { return cmp.Compare(key(b), key(a)) })
+}
+
+// full is the stage of a full screening: Config.Screening as the run was
+// given it.
+func (s *screening[D, F]) full() plan.Stage { return s.fullStage }
 
 // screenAll screens every input and ranks the candidates, most divergent
 // first. Screenings run concurrently (see [concurrently]); each draws on
@@ -78,7 +158,11 @@ func (s *screening[D, F]) add(p fixtures.Pair[D], source string, xy, yx Screened
 // those of screening the inputs one by one.
 func (s *screening[D, F]) screenAll() error {
 	in := s.cfg.Candidates
-	for i, r := range s.screenConcurrently(pairsOf(in), "screen", s.cfg.Screening) {
+	label := "screen"
+	if s.cfg.Screening.Samples < s.full().Samples {
+		label = "first screen"
+	}
+	for i, r := range s.screenConcurrently(pairsOf(in), label, s.cfg.Screening) {
 		s.screened++
 		if err := s.add(in[i].Pair, in[i].Source, r.dirs[0], r.dirs[1], r.err); err != nil {
 			return err
@@ -168,7 +252,12 @@ func (s *screening[D, F]) simplify() error {
 			}
 			c := s.cands[n+reverseIndex(best.Reverse)]
 			tol := max(2*math.Hypot(c.Screening.StdErr, top.StdErr), SimplifySlack*math.Abs(top.Estimate))
-			if c.Screening.Estimate >= top.Estimate-tol && s.violates(c, zKeep) {
+			// A proposal screened on a first screening's fewer draws keeps
+			// the lead on its estimate above the claim: its standard error
+			// there is too wide for zKeep, and the leaders are screened in
+			// full again after (screenLeaders).
+			shows := s.violates(c, zKeep) || c.Screened < s.full().Samples && c.Screening.Estimate > s.cfg.Run.Threshold
+			if c.Screening.Estimate >= top.Estimate-tol && shows {
 				best, improved = c, true
 				break
 			}
@@ -283,8 +372,8 @@ func (s *screening[D, F]) deepen(accs []*Counts, z float64) ([]*Counts, bool, er
 		return accs, false, nil
 	}
 	audition := cfg
-	audition.Run.Seed, audition.Confirmation = plan.SubSeed(cfg.Run.Seed, "audition", 0), cfg.Early
-	shrink := math.Sqrt(float64(cfg.Early.Samples) / float64(cfg.Confirmation.Samples))
+	audition.Run.Seed, audition.Confirmation = plan.SubSeed(cfg.Run.Seed, "audition", 0), cfg.Audition
+	shrink := math.Sqrt(float64(cfg.Audition.Samples) / float64(cfg.Confirmation.Samples))
 	kept := slices.Clone(s.cands)
 	auditioned, _, err := confirm(s.crit, audition, s.cands, nil)
 	if err != nil {
@@ -369,7 +458,12 @@ func (s *screening[D, F]) leadingPairs(keep func(Candidate[D, F]) bool) []fixtur
 // puts each new screening in place of its pair's candidates; verb names
 // it in the log, stage in an error.
 func (s *screening[D, F]) rescreen(pairs []fixtures.Pair[D], label, verb, stage string, st plan.Stage) error {
-	for i, r := range s.screenConcurrently(pairs, label, st) {
+	return s.rescreenOn(pairs, func(i int) uint64 { return plan.SubSeed(s.cfg.Run.Seed, label, i) }, verb, stage, st)
+}
+
+// rescreenOn is rescreen with pair i on the streams of seed(i).
+func (s *screening[D, F]) rescreenOn(pairs []fixtures.Pair[D], seed func(i int) uint64, verb, stage string, st plan.Stage) error {
+	for i, r := range s.screenOn(pairs, seed, st) {
 		s.screened++
 		s.rescreened++
 		if r.err != nil {
@@ -378,7 +472,7 @@ func (s *screening[D, F]) rescreen(pairs []fixtures.Pair[D], label, verb, stage 
 		for k, c := range s.cands {
 			if sameDatasets(c.Pair, pairs[i]) {
 				d := r.dirs[reverseIndex(c.Reverse)]
-				s.cands[k].Screening, s.cands[k].Finding = d.Score, d.Finding
+				s.cands[k].Screening, s.cands[k].Finding, s.cands[k].Screened = d.Score, d.Finding, st.Samples
 				s.logf("%s %s %s at %d draws per side: ≈ %.4g", verb, c.Source, s.crit.Directions()[reverseIndex(c.Reverse)], st.Samples, d.Estimate)
 			}
 		}
@@ -400,6 +494,11 @@ type screenResult[F any] struct {
 // their results would never be read, and a mechanism that panics on one
 // pair is reported without screening all the others first.
 func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label string, st plan.Stage) []screenResult[F] {
+	return s.screenOn(pairs, func(i int) uint64 { return plan.SubSeed(s.cfg.Run.Seed, label, i) }, st)
+}
+
+// screenOn is screenConcurrently with pair i on the streams of seed(i).
+func (s *screening[D, F]) screenOn(pairs []fixtures.Pair[D], seed func(i int) uint64, st plan.Stage) []screenResult[F] {
 	results := make([]screenResult[F], len(pairs))
 	var firstFailed atomic.Int64
 	firstFailed.Store(math.MaxInt64)
@@ -408,7 +507,7 @@ func (s *screening[D, F]) screenConcurrently(pairs []fixtures.Pair[D], label str
 			return
 		}
 		r := &results[i]
-		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(plan.SubSeed(s.cfg.Run.Seed, label, i), pairs[i], st)
+		r.dirs[0], r.dirs[1], r.err = s.crit.Screen(seed(i), pairs[i], st)
 		s.cfg.progress()
 		for mechanismFailure(r.err) {
 			if first := firstFailed.Load(); int64(i) >= first || firstFailed.CompareAndSwap(first, int64(i)) {

@@ -16,6 +16,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dptest/dptest/fixtures"
@@ -120,6 +121,12 @@ type Score struct {
 	// the Rényi criterion and the testers.
 	Counts [2]int64
 	Level  float64
+	// Unmatched is, for an event confirmation of discrete outputs, how
+	// many of the bounded side's draws fell on values the screening never
+	// saw beyond the other side's draws of the same values
+	// (stat.UnmatchedUnlisted). An early look cannot weigh them, so it
+	// holds only where there are none.
+	Unmatched int64
 	// Rank orders screened candidates, most divergent first: the predicted
 	// confirmation bound of the chosen statistic for the Rényi criterion
 	// (computed on draws that did not choose it), the estimate less
@@ -171,15 +178,42 @@ type Config[D any] struct {
 	// quick look's, the full one's) asks for a new one.
 	NewFinder func() Finder[D]
 	Trials    int
-	// Early, if it has fewer samples than Confirmation (whole blocks of
-	// sampler.BlockSize), is the stage of the sequential confirmation's
-	// early look (see plan.EarlyConfirmation):
-	// the candidates are confirmed there first, at plan.EarlyLookShare of
-	// the run's α, and the run ends there when the claim is violated or
-	// held with margin ([held]); otherwise the planned confirmation
-	// continues the same draws, at the rest of α.
-	Early plan.Stage
-	// Deep, if it has samples, is the stage at which an early look that
+	// Looks are the sequential confirmation's looks before the planned
+	// one (see plan.ConfirmationLooks), each of fewer samples than the
+	// next and than Confirmation, in whole blocks of sampler.BlockSize:
+	// the candidates are confirmed at each in turn, at plan.LookShare of
+	// the run's α, each continuing the draws of the one before, and the
+	// run ends at the first where the verdict is settled ([settled]); the
+	// planned confirmation spends the rest of α.
+	Looks []plan.Stage
+	// Audition is the stage of a deep screening's audition (see
+	// [screening.deepen]).
+	Audition plan.Stage
+	// Budget is the run's share of α split over its looks, in order (the
+	// run's branch of the plan's Ledger); nil splits it by plan.RunLooks
+	// over QuickConfirmation, Looks and Confirmation.
+	Budget []plan.Look
+	// FirstScreening, if it has fewer samples than Screening, is the
+	// stage at which every candidate is screened first (successive
+	// halving): only the pairs of the leading candidates are then
+	// screened at Screening's size ([screening.screenLeaders]), and what
+	// they confirm is fixed on that screening. Improving, simplifying,
+	// a finder's trials and promoted wide pairs screen at this size too.
+	FirstScreening plan.Stage
+	// Nightly ends a run before its planned look only on a violation: no
+	// early hold, no hopeless look.
+	Nightly bool
+	// HoldResolution, if positive, is the multiple of the claim a look
+	// must resolve before it holds, at most ResolutionFactor.
+	HoldResolution float64
+	// ZeroHoldFrom, if positive, is the draws per side from which a look
+	// of a criterion that holds a claim of 0 (a pure-DP claim's
+	// hockey-stick cross-check) may hold it on nothing seen: no estimate
+	// above 0, no event of one dataset alone, inside the end zones. The
+	// caller sets it where the look's reach comes within ReachSlack of
+	// the planned look's (see dptest's zeroHoldFrom).
+	ZeroHoldFrom int
+	// Deep, if it has samples, is the stage at which a first look that
 	// decides nothing screens the leading pairs again (see
 	// [screening.deepen]); where an audition keeps the new statistics, the
 	// planned confirmation counts them from the start of its streams
@@ -213,6 +247,8 @@ type Candidate[D, F any] struct {
 	Source    string // "pair 3", "generated 7", "simplified"
 	Screening Score
 	Finding   F
+	// Screened is the draws per side of the screening that fixed Finding.
+	Screened int
 	// Confirmations holds the two independent confirmations, A and B.
 	Confirmations [2]Score
 }
@@ -288,7 +324,7 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 
 // Run audits the claim "the criterion is at most cfg.Run.Threshold" for
 // every candidate pair: screen, widen, improve, simplify, refine, confirm
-// (with an early look, and a deep screening after it), decide.
+// (at growing looks, with a deep screening after the first), decide.
 //
 // False-failure probability. If the mechanism satisfies the claim, every
 // candidate's true value is at most the threshold, each confirmation's
@@ -300,14 +336,16 @@ func (o Outcome[D, F]) Direction(c Candidate[D, F]) string {
 // affect this. Only the bounds' own level α′ rests on a normal
 // approximation, and at α = 10⁻⁴ that is α′ ≈ 0.7% (z ≈ 2.45) rather than a
 // tail of 10⁻⁴ (z ≈ 3.7), where a normal approximation is far less
-// trustworthy. With an early look (Config.Early) the two looks spend
-// α_e = plan.EarlyLookShare·α and α − α_e, each split as above, and a
-// false failure at either has probability at most α_e + (α − α_e) = α
-// (a union bound over the looks, which share draws). A deep screening
-// between the looks (Config.Deep, [screening.deepen]) chooses the planned
-// look's statistics on draws of its own (a larger screening and an
-// audition), never on the confirmation's, so the planned look's bound is
-// that of a statistic fixed in advance.
+// trustworthy. With looks before the planned one (Config.Looks) each
+// spends α_l = plan.LookShare·α and the planned one the rest, each split
+// as above, and a false failure at any has probability at most the sum,
+// α (a union bound over the looks, which share draws). Stopping at a
+// look where the claim holds, or cannot be resolved, only ends the run
+// sooner: it cannot fail a claim that holds. A deep screening after the
+// first look (Config.Deep, [screening.deepen]) chooses the later looks'
+// statistics on draws of its own (a larger screening and an audition),
+// never on the confirmation's, so their bounds are those of a statistic
+// fixed in advance.
 //
 // With a quick look (Config.QuickScreening) the run first spends
 // α_q = plan.QuickLookShare·α there and the rest as above; the quick
@@ -318,6 +356,13 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		return runRecorded(crit, cfg)
 	}
 	start := time.Now()
+	if cfg.Budget == nil {
+		quick := cfg.QuickConfirmation
+		if cfg.QuickScreening.Samples == 0 {
+			quick = plan.Stage{}
+		}
+		cfg.Budget = plan.RunLooks(cfg.Run, quick, cfg.Looks, cfg.Confirmation)
+	}
 	if cfg.QuickScreening.Samples > 0 {
 		out, rest, err := quickLook(crit, cfg)
 		if err != nil || out.Quick {
@@ -327,38 +372,60 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		cfg = rest
 	}
 	s := newScreening(crit, cfg)
+	// Successive halving pays only where there are more pairs than a run
+	// confirms; a run of that many or fewer screens them in full.
+	if first := cfg.FirstScreening; first.Samples > 0 && first.Samples < cfg.Screening.Samples && len(cfg.Candidates) > plan.Confirmed {
+		s.cfg.Screening = first
+	}
 	base, err := s.selectCandidates(true)
+	if err != nil && s.cfg.Screening.Samples < cfg.Screening.Samples && !mechanismFailure(err) {
+		// A statistic that fails at the first size (outputs too sparse
+		// to screen on so few draws) screens every candidate in full, as
+		// before successive halving: a larger first screening of sparse
+		// outputs ranks on noise, and a pair that differs in nothing can
+		// lead (the 10⁴-ary randomized response held a violation so).
+		s.logf("first screening at %d draws per side failed (%v); screening every candidate in full", s.cfg.Screening.Samples, err)
+		s = newScreening(crit, cfg)
+		base, err = s.selectCandidates(true)
+	}
 	if err != nil {
 		return base, err
 	}
 	var accs []*Counts
 	final, deepened := cfg, false
-	if early := cfg.Early; early.Samples > 0 {
-		if early.Samples >= cfg.Confirmation.Samples || early.Samples%sampler.BlockSize != 0 {
-			panic(fmt.Sprintf("search: an early look of %d draws before %d: it must be whole blocks of %d, fewer than the planned", early.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
+	for k, look := range cfg.Looks {
+		if look.Samples >= cfg.Confirmation.Samples || look.Samples%sampler.BlockSize != 0 || k > 0 && look.Samples <= cfg.Looks[k-1].Samples {
+			panic(fmt.Sprintf("search: a look of %d draws before %d: looks must grow, in whole blocks of %d, and stay under the planned", look.Samples, cfg.Confirmation.Samples, sampler.BlockSize))
 		}
-		look := cfg
-		look.Confirmation = early
-		look.Run.Alpha = cfg.Run.Alpha * plan.EarlyLookShare
-		out, err := s.conclude(base, look, &accs, true)
+		lc := cfg
+		lc.Confirmation = look
+		lc.Run.Alpha = cfg.lookAlpha(fmt.Sprintf("look %d", k+1))
+		out, err := s.conclude(base, lc, &accs, true)
 		if err != nil {
 			return out, err
 		}
-		if out.Violated || out.Held {
+		// A deep screening, where planned, comes before any pass: the
+		// first screening may have missed a rare output of one dataset
+		// that a larger one isolates.
+		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0)
+		if out.Violated || !cfg.Nightly && settled(out, cfg.Confirmation.Samples) {
 			out.Early, out.Elapsed = true, time.Since(start)
-			s.logf("early look at %d draws per side decides: %s", early.Samples, decision(out.Violated))
+			s.logf("the look at %d draws per side decides: %s", look.Samples, decision(out))
 			return out, nil
 		}
-		final.Run.Alpha = cfg.Run.Alpha * (1 - plan.EarlyLookShare)
-		if cfg.Deep.Samples > 0 {
-			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; screening the leading pairs again at %d draws per side", early.Samples, cfg.Deep.Samples)
-			if accs, deepened, err = s.deepen(accs, numeric.UpperNormalQuantile(final.Run.PerConfirmation())); err != nil {
+		if k == 0 && cfg.Deep.Samples > 0 {
+			s.logf("first look at %d draws per side: nothing settled; screening the leading pairs again at %d draws per side", look.Samples, cfg.Deep.Samples)
+			planned := cfg.Run
+			planned.Alpha = cfg.lookAlpha(plan.PlannedLookName)
+			z := numeric.UpperNormalQuantile(planned.PerConfirmation())
+			if accs, deepened, err = s.deepen(accs, z); err != nil {
 				return base, err
 			}
 		} else {
-			s.logf("early confirmation at %d draws per side: neither violated nor held with margin; continuing its draws to %d", early.Samples, cfg.Confirmation.Samples)
+			s.logf("look at %d draws per side: nothing settled; continuing its draws", look.Samples)
 		}
 	}
+	final.Run.Alpha = cfg.lookAlpha(plan.PlannedLookName)
 	out, err := s.conclude(base, final, &accs, false)
 	if deepened {
 		out.Deepened = cfg.Deep.Samples
@@ -375,6 +442,9 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	if err := s.screenAll(); err != nil {
 		return base, err
 	}
+	if s.full().Samples > s.cfg.Screening.Samples && unresolvedAtFirst(s.cands) {
+		return base, errUnranked
+	}
 	var err error
 	if c := s.cfg.carried; c != nil {
 		base.Wide, err = s.promote(c.sifted, c.res)
@@ -384,7 +454,10 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	if err != nil {
 		return base, err
 	}
-	stages := []func() error{s.improve, s.simplify}
+	// The leading pairs are screened in full before simplifying, which
+	// then starts only from a full screening's evidence of a violation,
+	// and again after, for a simpler pair that took the lead.
+	stages := []func() error{s.improve, s.screenLeaders, s.simplify, s.screenLeaders}
 	if refine {
 		stages = append(stages, s.refine)
 	}
@@ -397,12 +470,92 @@ func (s *screening[D, F]) selectCandidates(refine bool) (Outcome[D, F], error) {
 	return base, nil
 }
 
-// decision names what a look that decided found.
-func decision(violated bool) string {
-	if violated {
-		return "violated"
+// errUnranked ends a first screening that cannot rank the candidates; the
+// run then screens every candidate in full.
+var errUnranked = fmt.Errorf("the first screening could not resolve the outputs to rank the candidates")
+
+// unresolvedAtFirst reports whether a first screening cannot rank the
+// candidates: the leading one, or half of them, could not resolve their
+// outputs at its size (Score.Reason: numbers or values seen too few
+// times each).
+func unresolvedAtFirst[D, F any](cands []Candidate[D, F]) bool {
+	unresolved := 0
+	for _, c := range cands {
+		if c.Screening.Reason != nil {
+			unresolved++
+		}
 	}
-	return "held with margin"
+	return len(cands) > 0 && (cands[0].Screening.Reason != nil || 2*unresolved >= len(cands))
+}
+
+// lookAlpha is the share of α of the run's look of that name (Budget).
+// A look the budget does not list is a programming error, which panics.
+func (cfg Config[D]) lookAlpha(name string) float64 {
+	for _, l := range cfg.Budget {
+		if l.Name == name {
+			return l.Alpha
+		}
+	}
+	panic(fmt.Sprintf("search: no look %q in the run's budget", name))
+}
+
+// decision names what a look that decided found.
+func decision[D, F any](out Outcome[D, F]) string {
+	switch {
+	case out.Violated:
+		return "violated"
+	case out.Held:
+		return "holds"
+	}
+	return "the planned size cannot resolve the claim"
+}
+
+// HopelessFactor: a look whose resolution would need more than
+// HopelessFactor times the planned draws to reach ResolutionFactor times
+// the claim (the resolution's excess over the claim falling as 1/√n)
+// may end the run unresolved there: the planned look would resolve only
+// about √HopelessFactor times as far beyond the claim, so it could not
+// hold the claim either.
+const HopelessFactor = 16
+
+// HopelessZ is the number of standard errors above its estimate that a
+// confirmation must stay under what the planned look is predicted to
+// resolve, for a look to call the run hopeless: a violation just beyond
+// that prediction, estimated below it by chance, would otherwise end
+// unresolved where the planned look confirms it. Each later look asks
+// again, on more draws.
+const HopelessZ = 1
+
+// settled reports whether a look before the planned one ends the run:
+// the claim is violated or held there (Outcome.Held), or it is hopeless.
+func settled[D, F any](out Outcome[D, F], planned int) bool {
+	return out.Violated || out.Held || hopeless(out, planned)
+}
+
+// hopeless reports whether a look says the planned confirmation of n
+// draws per side cannot resolve the claim, and saw nothing it could
+// confirm: a coarse resolution that would need more than HopelessFactor·n
+// draws, with every confirmed event's Estimate + HopelessZ·StdErr (first
+// and second) under what n draws are predicted to resolve (the look's
+// resolution less the claim, shrunk as 1/√n, above the claim); or a claim
+// beyond what n draws can show at all. An estimate above that is a violation the planned look
+// may confirm, so the run goes on.
+func hopeless[D, F any](out Outcome[D, F], n int) bool {
+	switch r := out.Reason.(type) {
+	case *verdict.CoarseResolution:
+		predicted := r.Claim + (r.Resolution-r.Claim)*math.Sqrt(float64(r.Samples)/float64(n))
+		for _, c := range out.Confirmed {
+			for _, s := range c.Confirmations {
+				if s.Estimate+HopelessZ*s.StdErr > predicted || s.Second != nil && s.Second.Estimate+HopelessZ*s.Second.StdErr > predicted {
+					return false
+				}
+			}
+		}
+		return r.DrawsNeeded > HopelessFactor*float64(n)
+	case *verdict.ClaimBeyondReach:
+		return r.DrawsNeeded > 2*float64(n)
+	}
+	return false
 }
 
 // conclude confirms the leading candidates at cfg's confirmation stage and
@@ -419,6 +572,9 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 	th := cfg.Run.Threshold
 	out.Best, out.Violated = decide(out.Confirmed, th)
 	out.Resolution = resolution(s.crit, out.Confirmed, th, out.PerConfirm)
+	if early {
+		out.Resolution = earlyResolutionAt(s.crit, out.Confirmed, th, out.PerConfirm, DetectProbability)
+	}
 	out.Named = namedConfirmation(s.crit, out.Best, out.Violated, th, out.PerConfirm)
 	floor := 0.0
 	if f, ok := s.crit.(floored); ok {
@@ -431,11 +587,11 @@ func (s *screening[D, F]) conclude(out Outcome[D, F], cfg Config[D], accs *[]*Co
 			out.Reason = tooCoarse(s.crit, out.Confirmed, cfg, r, math.IsInf(floor, 1), out.PerConfirm)
 		}
 	}
-	if !out.Violated && out.Reason == nil && cfg.Screening.Samples/2 >= MinContradictionDraws {
+	if !out.Violated && out.Reason == nil {
 		out.Reason = contradicted(s.cands, out.Confirmed, th)
 	}
-	if below := holdTest(s.crit, th); early && !out.Violated && out.Reason == nil && below != nil {
-		out.Held = held(s.cands, out.Confirmed, below)
+	if early && !out.Violated && out.Reason == nil {
+		out.Held = s.holdsAtLook(out.Confirmed, th, out.PerConfirm, floor, out.Samples)
 	}
 	for _, c := range out.Confirmed {
 		a, b := c.Confirmations[0], c.Confirmations[1]
@@ -641,12 +797,18 @@ func contradicted[D, F any](screened, confirmed []Candidate[D, F], threshold flo
 	z := numeric.UpperNormalQuantile(ContradictionLevel / float64(max(len(screened), 1)))
 	for _, c := range screened {
 		s := c.Screening
-		if s.HeldOutStdErr > 0 && s.HeldOut-z*s.HeldOutStdErr > threshold {
+		if c.Screened/2 >= MinContradictionDraws && s.HeldOutStdErr > 0 && s.HeldOut-z*s.HeldOutStdErr > threshold {
 			return &verdict.HeldOutExceedance{Witness: pairText(c.Pair), HeldOut: s.HeldOut, StdErr: s.HeldOutStdErr, Claim: threshold, TailShare: tails}
 		}
 	}
 	return nil
 }
+
+// ReachSlack is how much coarser than the planned look's reach a look's
+// may be where a claim of 0 holds on nothing seen there (Config.ZeroHoldFrom):
+// the planned draws would catch outputs of one dataset alone at most
+// ReachSlack times rarer, and the pass states the look's reach.
+const ReachSlack = 4
 
 // HoldZ is the z of the upper confidence bounds Estimate + HoldZ·StdErr on
 // which an early pass rests: Φ⁻¹(0.99), one-sided 1%.
@@ -656,9 +818,10 @@ const HoldZ = 2.326348
 // and TailDependence under 1/HoldTailFactor of the limits that make a
 // planned confirmation unresolved (UnresolvedShare, UnresolvedDependence).
 // Those checks are what keeps a Rényi bound from passing on a tail it has
-// not reached, and on a tenth of the draws they are noisier. (A Gaussian
-// at λ = 2 shows 2–7% of its evidence beyond the screening's extremes.)
-const HoldTailFactor = 4
+// not reached, and on fewer draws they are noisier. (A Gaussian at λ = 2
+// shows 2–13% of its evidence beyond the screening's extremes,
+// randomized response on ten bits 21%.)
+const HoldTailFactor = 2
 
 // earlyHolder is a criterion that says whether its early look may pass a
 // claim at all (the Rényi criterion: not at high orders).
@@ -694,6 +857,102 @@ func holdTest(crit any, th float64) func(Score) bool {
 	return nil
 }
 
+// holdsAtLook reports whether a look before the planned one holds the
+// claim, given no violation and no reason against it there: the criterion
+// may hold early (holdsEarly), every confirmation stays inside the end
+// zones (HoldTailFactor) and counted no event under one dataset only or on
+// values the screening never saw (unmatchedSeen), and either the look
+// resolves ResolutionFactor times the claim with probability
+// plan.HoldPower, every event seen above the claim included
+// (seenResolution), and any event of its draws could show it (floor); or
+// every screening and
+// confirmation shows the claim held with margin (holdTest, held). A claim
+// of 0 holds by the margin rule of its criterion, or on nothing seen once
+// the look has Config.ZeroHoldFrom draws (samples per side).
+func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfirm, floor float64, samples int) bool {
+	if !holdsEarly(s.crit) || len(confirmed) == 0 {
+		return false
+	}
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if !insideZones(sc) || sc.Unbounded {
+				return false
+			}
+		}
+	}
+	if th > 0 && unmatchedSeen(confirmed) {
+		return false
+	}
+	if z, ok := s.crit.(zeroHolder); ok && th == 0 && z.holdsAtZero() && s.cfg.ZeroHoldFrom > 0 && samples >= s.cfg.ZeroHoldFrom && !seenAbove(confirmed, 0) {
+		return true
+	}
+	if th > 0 && max(floor, earlyResolutionAt(s.crit, confirmed, th, perConfirm, plan.HoldPower), earlyResolutionAt(s.crit, asPlanned(confirmed), th, perConfirm, plan.HoldPower)) <= s.holdFactor()*th {
+		return true
+	}
+	below := holdTest(s.crit, th)
+	return below != nil && held(s.cands, confirmed, below)
+}
+
+// seenAbove reports whether some confirmed event, first or second,
+// estimates the measure above th: a claim of 0 holds early only where
+// nothing was seen (Config.ZeroHoldFrom).
+func seenAbove[D, F any](confirmed []Candidate[D, F], th float64) bool {
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if sc.Estimate > th || (sc.Second != nil && sc.Second.Estimate > th) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unmatchedSeen reports whether a confirmation drew values the screening
+// never saw beyond the other side's (Score.Unmatched): rare values whose
+// share only the planned draws weigh, so a look does not hold on them.
+func unmatchedSeen[D, F any](confirmed []Candidate[D, F]) bool {
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if sc.Unmatched > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdFactor is the multiple of the claim a look must resolve to hold:
+// Config.HoldResolution where set below ResolutionFactor.
+func (s *screening[D, F]) holdFactor() float64 {
+	if h := s.cfg.HoldResolution; h > 0 && h < ResolutionFactor {
+		return h
+	}
+	return ResolutionFactor
+}
+
+// asPlanned returns the confirmed candidates with each confirmation's
+// score that of its groups as planned (Score.Planned) where a look merged
+// them: a merged statistic can see nothing, and a statistic that sees
+// nothing has no noise, so its resolution alone would read fine.
+func asPlanned[D, F any](confirmed []Candidate[D, F]) []Candidate[D, F] {
+	out := slices.Clone(confirmed)
+	for i := range out {
+		for k, s := range out[i].Confirmations {
+			if s.Planned != nil {
+				out[i].Confirmations[k] = *s.Planned
+			}
+		}
+	}
+	return out
+}
+
+// insideZones reports whether a confirmation's evidence stays inside the
+// end zones by HoldTailFactor, as its planned groups' does.
+func insideZones(s Score) bool {
+	return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor &&
+		(s.Planned == nil || insideZones(*s.Planned))
+}
+
 // held reports whether an early confirmation may pass the claim: every
 // screened candidate's and every confirmation's score passes below (see
 // holdTest: for a positive claim, an upper bound Estimate + HoldZ·StdErr
@@ -708,17 +967,12 @@ func holdTest(crit any, th float64) func(Score) bool {
 // standard error, and far less the further the hold's limit lies under
 // the claim.
 func held[D, F any](screened, confirmed []Candidate[D, F], below func(Score) bool) bool {
-	var inside func(s Score) bool
-	inside = func(s Score) bool {
-		return s.TailShare <= UnresolvedShare/HoldTailFactor && s.TailDependence <= UnresolvedDependence/HoldTailFactor &&
-			(s.Planned == nil || inside(*s.Planned))
-	}
 	if !screeningsPass(screened, below) {
 		return false
 	}
 	for _, c := range confirmed {
 		for _, s := range c.Confirmations {
-			if !below(s) || !inside(s) {
+			if !below(s) || !insideZones(s) {
 				return false
 			}
 		}
@@ -806,8 +1060,15 @@ const DetectProbability = 0.9
 // a criterion that reads a confirmation's resolution on the claim's scale
 // (supResolved) it is at least the least of those readings.
 func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm float64) float64 {
+	return resolutionAt(crit, confirmed, threshold, perConfirm, DetectProbability)
+}
+
+// resolutionAt is [resolution] at the given power: the smallest true
+// value the confirmations would have shown above the threshold with that
+// probability.
+func resolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm, power float64) float64 {
 	zA := numeric.UpperNormalQuantile(perConfirm)
-	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(DetectProbability))
+	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(power))
 	sup, _ := crit.(supResolved)
 	res, least := threshold, math.Inf(1)
 	for _, c := range confirmed {
@@ -823,6 +1084,44 @@ func resolution[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], thr
 		return least
 	}
 	return res
+}
+
+// earlyResolutionAt is resolutionAt for a look before the planned one,
+// where it also counts every event seen above the threshold
+// (seenResolution): a look holds, and states its resolution, only where
+// those events' own draws resolve them too.
+func earlyResolutionAt[D, F any](crit Criterion[D, F], confirmed []Candidate[D, F], threshold, perConfirm, power float64) float64 {
+	sup, _ := crit.(supResolved)
+	zA := numeric.UpperNormalQuantile(perConfirm)
+	zB := numeric.UpperNormalQuantile(1 - math.Sqrt(power))
+	return max(resolutionAt(crit, confirmed, threshold, perConfirm, power), seenResolution(sup, confirmed, threshold, zA, zB))
+}
+
+// seenResolution is the coarsest resolution, read on the claim's scale,
+// of any confirmed event, first or second, whose estimate lies above the
+// threshold (0 where none does). A resolution otherwise reads the finer
+// event of a confirmation of two; but an event seen above the claim is
+// evidence only its own draws can weigh (a rarer value of larger loss, a
+// rare run of one dataset), so an early pass states what they resolve,
+// and waits for a later look where they do not resolve enough. (The
+// planned look decides on its own rules: the events it confirms were
+// chosen on draws of their own.)
+func seenResolution[D, F any](sup supResolved, confirmed []Candidate[D, F], threshold, zA, zB float64) float64 {
+	seen := 0.0
+	for _, c := range confirmed {
+		for _, s := range c.Confirmations {
+			for _, e := range []*Score{&s, s.Second} {
+				if e == nil || !(e.Estimate > threshold) {
+					continue
+				}
+				one := *e
+				one.Second = nil
+				_, _, read := readResolution(sup, one, threshold, zA, zB)
+				seen = max(seen, read)
+			}
+		}
+	}
+	return seen
 }
 
 // whichEvent names the event a confirmation of two events scores.

@@ -346,23 +346,24 @@ func (s *sequential) Confirm(_ uint64, _ fixtures.Pair[int], st plan.Stage, alph
 	return sc, sc, nil
 }
 
-// The sequential confirmation stops at its early look when the claim is
-// violated there or held with margin, spending a tenth of α; otherwise the
-// planned confirmation continues the early look's draws at the rest of α.
+// The sequential confirmation stops at a look when the claim is violated
+// there, or held (the look resolves 1.5 times the claim with probability
+// plan.HoldPower), spending plan.LookShare of α; otherwise the planned
+// confirmation continues the look's draws at the rest of α.
 func TestSequentialConfirmationStopsEarlyOrContinuesTheDraws(t *testing.T) {
 	const planned, early = 100 * 8192, 10 * 8192
-	run := func(v float64) (*sequential, Outcome[int, finding]) {
+	run := func(v, th float64) (*sequential, Outcome[int, finding]) {
 		s := &sequential{v: v}
-		cfg := config(1, inputs(1, 2, 3))
+		cfg := config(th, inputs(1, 2, 3))
 		cfg.Confirmation = plan.Stage{Samples: planned}
-		cfg.Early = plan.Stage{Samples: early}
+		cfg.Looks = []plan.Stage{{Samples: early}}
 		out, err := Run(s, cfg)
 		require.NoError(t, err)
 		return s, out
 	}
-	earlyAlpha, finalAlpha := math.Sqrt(0.1*1e-4/2), math.Sqrt(0.9*1e-4/2)
+	earlyAlpha, finalAlpha := math.Sqrt(plan.LookShare*1e-4/2), math.Sqrt((1-plan.LookShare)*1e-4/2)
 
-	s, out := run(1.5) // violated
+	s, out := run(1.5, 1) // violated
 	require.True(t, out.Violated && out.Early && !out.Held)
 	require.Equal(t, early, out.Samples)
 	require.Len(t, s.looks, 4, "two rounds of two candidates, once")
@@ -371,19 +372,31 @@ func TestSequentialConfirmationStopsEarlyOrContinuesTheDraws(t *testing.T) {
 		require.InDelta(t, earlyAlpha, s.alphas[i], 1e-15)
 	}
 
-	s, out = run(0.5) // held with margin: 0.5 + 2.33/√81920 < 0.8
+	// Held at the claim itself: the look resolves 1 + (2.95 + 3.29)/√81920
+	// = 1.02 at power 0.999, under 1.5.
+	s, out = run(0.99, 1)
 	require.True(t, out.Held && out.Early && !out.Violated)
 	require.Len(t, s.looks, 4)
 
-	s, out = run(0.79) // held, but not with margin: the planned look decides
+	// A claim of 0.02: the look resolves only 0.042, above 0.03; the
+	// planned look resolves 0.025 and decides.
+	s, out = run(0.01, 0.02)
 	require.False(t, out.Violated || out.Early || out.Held)
+	require.Nil(t, out.Reason)
 	require.Equal(t, planned, out.Samples)
 	require.Len(t, s.looks, 8)
 	for i, l := range s.looks[4:] {
 		require.Equal(t, [2]int{early, planned}, l, "the planned look continues the early one's draws")
 		require.InDelta(t, finalAlpha, s.alphas[4+i], 1e-15)
 	}
-	require.InDelta(t, finalAlpha, out.PerConfirm, 1e-15)
+
+	// A claim of 0.0001 needs (0.037/0.00005)² ≈ 5·10⁵ times the look's
+	// draws: hopeless, the run ends unresolved at the first look.
+	s, out = run(0, 1e-4)
+	require.True(t, out.Early && !out.Held && !out.Violated)
+	require.IsType(t, &verdict.CoarseResolution{}, out.Reason)
+	require.Len(t, s.looks, 4)
+	require.InDelta(t, earlyAlpha, out.PerConfirm, 1e-15)
 }
 
 // countOn continues counts of a stream exactly: counts of the first draws
@@ -563,9 +576,11 @@ func TestWideScreeningPromotesUnboundedPairs(t *testing.T) {
 // deepening is a criterion whose statistic's value depends on the size of
 // the screening that fixed it: shallow below deepAt draws, deep from
 // there (an error there if failAt), each confirmed with standard error
-// 1/√n. It records every confirmation's seed and the draws it continued.
+// noise/√n. It records every confirmation's seed and the draws it
+// continued.
 type deepening struct {
 	shallow, deep float64
+	noise         float64
 	deepAt        int
 	fail          bool
 	mu            sync.Mutex
@@ -599,12 +614,13 @@ func (d *deepening) Confirm(seed uint64, _ fixtures.Pair[int], st plan.Stage, _ 
 	if xy.x == 1 {
 		v = d.deep
 	}
-	se := 1 / math.Sqrt(float64(st.Samples))
+	se := d.noise / math.Sqrt(float64(st.Samples))
 	sc := Score{Estimate: v, StdErr: se, LowerBound: v - 2.5*se}
 	return sc, sc, nil
 }
 
-// After an early look that decides nothing, a deep screening's statistic
+// After a first look that decides nothing (its noise, 25/√n, resolves
+// only 1.49 at power 0.999, above 1.5 × 0.95), a deep screening's statistic
 // replaces the old one only where the audition (both counted on streams
 // the confirmation does not use) predicts it the better bound; the planned
 // confirmation then counts it from the start, else it continues the early
@@ -613,7 +629,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 	const planned, early = 100 * 8192, 10 * 8192
 	run := func(d *deepening) Outcome[int, finding] {
 		cfg := config(0.95, inputs(1))
-		cfg.Confirmation, cfg.Early = plan.Stage{Samples: planned}, plan.Stage{Samples: early}
+		cfg.Confirmation, cfg.Looks, cfg.Audition = plan.Stage{Samples: planned}, []plan.Stage{{Samples: early}}, plan.Stage{Samples: early}
 		cfg.Deep = plan.Stage{Samples: planned / 2}
 		d.deepAt = planned / 2
 		out, err := Run(d, cfg)
@@ -625,7 +641,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 		confirmSeeds[plan.SubSeed(1, fmt.Sprintf("confirm%d", round), 0)] = true
 	}
 
-	d := &deepening{shallow: 0.94, deep: 1}
+	d := &deepening{shallow: 0.94, deep: 1.1, noise: 25}
 	out := run(d)
 	require.True(t, out.Violated && !out.Early, "the deeper statistic shows the violation")
 	require.Equal(t, planned/2, out.Deepened)
@@ -638,7 +654,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 		require.Equal(t, [2]int{0, planned}, l, "the new statistic is counted from the start")
 	}
 
-	d = &deepening{shallow: 0.94, deep: 0.5}
+	d = &deepening{shallow: 0.94, deep: 0.5, noise: 25}
 	out = run(d)
 	require.False(t, out.Violated)
 	require.Zero(t, out.Deepened)
@@ -647,7 +663,7 @@ func TestDeepScreeningKeepsTheBetterStatistic(t *testing.T) {
 		require.Equal(t, [2]int{early, planned}, l, "the old statistic continues the early look's draws")
 	}
 
-	d = &deepening{shallow: 0.94, deep: 1, fail: true}
+	d = &deepening{shallow: 0.94, deep: 1.1, noise: 25, fail: true}
 	out = run(d)
 	require.False(t, out.Violated, "the deep screening failed: the old statistic stands")
 	require.Zero(t, out.Deepened)

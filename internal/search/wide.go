@@ -78,7 +78,19 @@ func (s *screening[D, F]) siftWide() (WideResult, error) {
 		return res, nil
 	}
 	zSkip := s.triggerZ()
-	if c := s.cands[0].Screening; c.Estimate-zSkip*c.StdErr > WideSkipMargin*s.cfg.Run.Threshold {
+	clear := func() bool {
+		c := s.cands[0].Screening
+		return c.Estimate-zSkip*c.StdErr > WideSkipMargin*s.cfg.Run.Threshold
+	}
+	// A first screening's few draws can show a clear violation by chance
+	// (a Rényi estimate's standard error is itself noisy there): the skip
+	// rests on the leaders' full screenings.
+	if clear() && s.cands[0].Screened < s.full().Samples {
+		if err := s.screenLeaders(); err != nil {
+			return res, err
+		}
+	}
+	if clear() {
 		s.logf("wide screening skipped: a candidate's screening already shows the claim exceeded by more than %g times", WideSkipMargin)
 		return res, nil
 	}
