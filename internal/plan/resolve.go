@@ -221,7 +221,7 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
 	p.FirstScreening = StageOf(max(2*MinSamples, p.Screening.Samples/FirstFraction))
-	if p.Nightly {
+	if true {
 		p.FirstScreening = p.Screening
 	}
 	p.Confirmation = StageOf(n)

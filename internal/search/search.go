@@ -401,7 +401,7 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		// A deep screening, where planned, comes before any pass: the
 		// first screening may have missed a rare output of one dataset
 		// that a larger one isolates.
-		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0)
+		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0) && look.Samples >= cfg.Screening.Samples
 		if out.Violated || !cfg.Nightly && settled(out, cfg.Confirmation.Samples) {
 			out.Early, out.Elapsed = true, time.Since(start)
 			s.logf("the look at %d draws per side decides: %s", look.Samples, decision(out))
