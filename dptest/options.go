@@ -199,24 +199,20 @@ func Verbose() Option {
 	return option{"Verbose", auditKinds, func(o *options) { o.settings.Verbose = true }}
 }
 
-// Quick makes the audit look quickly first: it screens its candidates on
-// an eighth of the screening's draws, and where that screening shows a
-// clear violation or room to spare, confirms on a fortieth of the planned
-// draws and decides there (Report.QuickLook); otherwise the full audit
-// follows, at 95% of the false-failure budget (the quick look spends the
-// rest). A claim far from the mechanism's truth, either way, then costs
-// four to seven times fewer calls. The price is the screening's reach: a
-// pass at the quick look rests on statistics chosen from 12,500 draws per
-// side rather than 100,000. For a pure-DP claim, an output of one dataset
-// alone that the half of those draws choosing the cells repeats three
-// times blocks the pass (the full audit follows and fails it), but one
-// rarer than about one in 920 draws can go unseen, against one in 7,400
-// after the full screening, and the success line says which (not through
-// a learned vector score); so can structure that only the larger
-// screening's statistics resolve, for every claim type. It is for slow mechanisms whose claims have room,
-// not for a last check of a tight one. -dptest.quick and DPTEST_QUICK set it
-// too. Audits of fewer than 400,000 confirming draws (go test -short)
-// have no quick look.
+// Quick trades reach for calls. It is for slow mechanisms whose claims
+// have room, not for a last check of a tight one.
+//
+// The audit screens its candidates on an eighth of the screening's draws.
+// Where that shows a clear violation or room to spare, it confirms on a
+// fortieth of the planned draws and decides there (Report.QuickLook).
+// Otherwise the full audit follows, at 95% of the false-failure budget.
+// Candidates are ranked by successive halving: all on a small share of
+// the screening, the leaders in full.
+//
+// The price is the screening's reach. An output that one dataset emits
+// rarely can go unseen, and the pass states the reach it had. Audits too
+// small for a quick look (go test -short) have none. -dptest.quick and
+// DPTEST_QUICK set it too.
 func Quick() Option {
 	return option{"Quick", searchKinds, func(o *options) { o.settings.Quick = true }}
 }

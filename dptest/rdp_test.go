@@ -785,7 +785,8 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 }
 
 // The sequential confirmation: a claim twice the truth holds at the first
-// look, and a claim at the truth at the first look whose resolution
+// look as large as the screening (here the second), and a claim at the
+// truth at the first look whose resolution
 // reaches 1.5 times it; both spend the same screening, so their calls
 // differ by the draws between their looks, 2 rounds × 2 sides per pair
 // confirmed.
@@ -802,7 +803,7 @@ func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
 	require.True(t, margin.Details.EarlyLook, "%s", margin)
 	require.False(t, margin.Details.QuickLook, "%s", margin)
 	require.Equal(t, []int{2 * 8192, 7 * 8192}, margin.Details.Settings.Looks)
-	require.Equal(t, margin.Details.Settings.Looks[0], margin.Details.Samples)
+	require.Equal(t, margin.Details.Settings.Looks[1], margin.Details.Samples, "the first look is smaller than the screening's 20,000")
 	pairs := map[string]bool{}
 	for _, c := range atTruth.Details.Confirmations {
 		pairs[fmt.Sprint(c.Witness)] = true

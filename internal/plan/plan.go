@@ -29,10 +29,11 @@ const (
 	// and pair (at least 2·MinSamples: a Rényi screening estimates on each
 	// half).
 	ScreenFraction = 10
-	// FirstFraction: every candidate is screened first on
-	// Screening/FirstFraction draws per side (at least 2·MinSamples), and
-	// only the pairs of the leading candidates on the full screening
-	// (successive halving; see search.Config.FirstScreening).
+	// FirstFraction: with the quick look (Settings.Quick), every
+	// candidate is screened first on Screening/FirstFraction draws per
+	// side (at least 2·MinSamples), and only the pairs of the leading
+	// candidates on the full screening (successive halving; see
+	// search.Config.FirstScreening).
 	FirstFraction = 32
 	// DeepFraction: a run of an audit of the pairs it was given screens
 	// its leading pairs again on Samples/DeepFraction draws per side when

@@ -270,16 +270,22 @@ func TestEarlyConfirmation(t *testing.T) {
 
 // The wide screening: WidePerCandidate pairs a candidate on a sixty-fourth
 // of the screening, at least 2·MinSamples (its pilot an eighth of that),
-// the sifted ones at the first screening's size; none where the coarse stage would not be
-// smaller than the screening. The planned calls count both stages.
+// the sifted ones on 1/WideSiftFraction of it, or at the first screening's
+// size where successive halving makes that smaller; none where the coarse
+// stage would not be smaller than the screening. The planned calls count
+// both stages.
 func TestWideStages(t *testing.T) {
 	p, err := Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
 	require.NoError(t, err)
 	require.Equal(t, Stage{Samples: 2000, Pilot: 250}, p.Wide)
-	require.Equal(t, StageOf(3125), p.WideSift)
-	require.Equal(t, p.FirstScreening, p.WideSift)
+	require.Equal(t, StageOf(12_500), p.WideSift)
+	require.Equal(t, p.Screening, p.FirstScreening, "successive halving is opt-in")
 	require.Equal(t, 100, p.WidePairs())
-	require.Equal(t, p.PlannedCalls(20, 0)+2*(100*(2000+250)+WideSifted*(3125+1024)), p.PlannedCalls(20, 100))
+	require.Equal(t, p.PlannedCalls(20, 0)+2*(100*(2000+250)+WideSifted*(12_500+1562)), p.PlannedCalls(20, 100))
+	quick, err := Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Quick: true}, false)
+	require.NoError(t, err)
+	require.Equal(t, StageOf(3125), quick.FirstScreening)
+	require.Equal(t, quick.FirstScreening, quick.WideSift)
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Samples: 10_000_000, SamplesSet: true}, false)
 	require.NoError(t, err)
 	require.Equal(t, Stage{Samples: 15_625, Pilot: 1953}, p.Wide)
@@ -287,7 +293,7 @@ func TestWideStages(t *testing.T) {
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, true)
 	require.NoError(t, err)
 	require.Equal(t, Stage{Samples: 2 * MinSamples, Pilot: 250}, p.Wide)
-	require.Equal(t, StageOf(2*MinSamples), p.WideSift)
+	require.Equal(t, StageOf(20_000/WideSiftFraction), p.WideSift)
 	require.Equal(t, WidePerCandidate*ShortCandidates, p.WidePairs())
 
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{Samples: 20_000, SamplesSet: true}, false)
@@ -303,8 +309,10 @@ func TestWideStages(t *testing.T) {
 	p, err = Resolve(Claim{Kind: KindRDP, Lambda: 2, Eps: 1}, "TestX", Settings{}, false)
 	require.NoError(t, err)
 	learn := func(pilot int) int { return 2 * max(1000, pilot) }
-	extra := 20*2*learn(p.FirstScreening.Pilot) + Confirmed*2*learn(p.Screening.Pilot) + 100*2*learn(p.Wide.Pilot) + WideSifted*2*learn(p.WideSift.Pilot)
+	extra := 20*2*learn(p.Screening.Pilot) + 100*2*learn(p.Wide.Pilot) + WideSifted*2*learn(p.WideSift.Pilot)
 	require.Equal(t, p.PlannedCalls(20, 100)+int64(len(p.Runs)*extra), p.PlannedCallsLearning(20, 100, learn))
+	extra = 20*2*learn(quick.FirstScreening.Pilot) + Confirmed*2*learn(quick.Screening.Pilot) + 100*2*learn(quick.Wide.Pilot) + WideSifted*2*learn(quick.WideSift.Pilot) + 20*2*learn(quick.Quick.Pilot)
+	require.Equal(t, quick.PlannedCalls(20, 100)+int64(len(quick.Runs)*extra), quick.PlannedCallsLearning(20, 100, learn))
 }
 
 // The deep screening: only for an audit of given pairs (WithDeepening)
@@ -358,7 +366,12 @@ func TestQuickStages(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, StageOf(12_500), p.Quick)
 	require.Equal(t, Stage{Samples: 25_000}, p.QuickConfirmation)
-	require.Equal(t, calls+20*2*(12_500+1562), p.PlannedCalls(20, 100))
+	// Its quick screening, and successive halving: every candidate on
+	// FirstScreening, the Confirmed leaders in full; the wide pairs
+	// sifted at the first screening's size.
+	first, full := int64(3125+1024), int64(100_000+12_500)
+	sift := int64(WideSifted * 2 * (12_500 + 1562 - 3125 - 1024))
+	require.Equal(t, calls+20*2*(12_500+1562)-20*2*(full-first)+Confirmed*2*full-sift, p.PlannedCalls(20, 100))
 	require.Equal(t, Stage{Samples: 50_000}, p.WithSamples(2_000_000).QuickConfirmation)
 	require.Equal(t, Stage{}, p.WithSamples(399_999).Quick, "too small for a quick look")
 

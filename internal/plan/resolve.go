@@ -224,9 +224,13 @@ func Resolve(c Claim, testName string, s Settings, short bool) (Plan, error) {
 // setStages sets the stages of an audit of n confirming draws per side.
 func (p *Plan) setStages(n int) {
 	p.Screening = StageOf(max(2*MinSamples, n/ScreenFraction))
-	p.FirstScreening = StageOf(max(2*MinSamples, p.Screening.Samples/FirstFraction))
-	if p.Nightly {
-		p.FirstScreening = p.Screening
+	// Successive halving is opt-in, with the quick look: a first
+	// screening at 1/FirstFraction of the draws misses an output that one
+	// dataset emits rarely, and the robustness grid's rare-leak cells held
+	// violations that the full screening finds.
+	p.FirstScreening = p.Screening
+	if p.QuickLook && !p.Nightly {
+		p.FirstScreening = StageOf(max(2*MinSamples, p.Screening.Samples/FirstFraction))
 	}
 	p.Confirmation = StageOf(n)
 	p.EarlyConfirmation = EarlyConfirmation(n)
@@ -243,7 +247,7 @@ func (p *Plan) setStages(n int) {
 	p.Wide, p.WideSift = Stage{}, Stage{}
 	if w := max(2*MinSamples, p.Screening.Samples/WideFraction); w < p.Screening.Samples {
 		p.Wide = wideStage(w)
-		p.WideSift = StageOf(max(w, p.FirstScreening.Samples))
+		p.WideSift = StageOf(max(w, min(p.FirstScreening.Samples, p.Screening.Samples/WideSiftFraction)))
 	}
 }
 

@@ -84,7 +84,7 @@ func (s *staged) Confirm(seed uint64, p fixtures.Pair[int], st plan.Stage, alpha
 
 const (
 	quickScreening, quickConfirmation = 12_500, 25_000
-	fullScreening, earlyConfirmation  = 100_000, 12 * 8192
+	fullScreening, earlyConfirmation  = 100_000, 31 * 8192 // a look as large as the screening can hold
 	plannedConfirmation               = 1_000_000
 )
 
@@ -127,8 +127,9 @@ func TestQuickLookDecidesClearCasesAlone(t *testing.T) {
 	}
 
 	// Inside the claim, not with margin: no quick confirmation; too noisy
-	// to hold at the full run's first look (30/√98304 resolves 1.6).
-	s, out := runStagedOn(t, &staged{v: 0.85, noise: 30})
+	// to hold at the full run's first look (100/√253952 is 0.2 a
+	// standard error).
+	s, out := runStagedOn(t, &staged{v: 0.85, noise: 100})
 	require.False(t, out.Quick || out.Early || out.Violated)
 	require.Equal(t, []int{quickScreening, fullScreening}, s.screened[1])
 	require.NotContains(t, s.looks, quickConfirmation)
@@ -187,7 +188,7 @@ func TestQuickLookDoesNotConfirmUnresolvedScreenings(t *testing.T) {
 // The quick look draws on streams of its own: no seed of its screenings
 // or confirmations is a seed of the full run's.
 func TestQuickLookDrawsOnItsOwnStreams(t *testing.T) {
-	s, out := runStagedOn(t, &staged{v: 0.85, noise: 30})
+	s, out := runStagedOn(t, &staged{v: 0.85, noise: 100})
 	require.False(t, out.Quick)
 	quick := map[uint64]bool{}
 	for _, sd := range s.seeds[quickScreening] {

@@ -406,8 +406,11 @@ func Run[D, F any](crit Criterion[D, F], cfg Config[D]) (Outcome[D, F], error) {
 		}
 		// A deep screening, where planned, comes before any pass: the
 		// first screening may have missed a rare output of one dataset
-		// that a larger one isolates.
-		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0)
+		// that a larger one isolates. No look smaller than the screening
+		// holds either: its reach is below the screening's, and an output
+		// far out in one dataset's tail can be missing from it (the
+		// robustness grid's far-atom cells held violations so).
+		out.Held = out.Held && !(k == 0 && cfg.Deep.Samples > 0) && look.Samples >= cfg.Screening.Samples
 		if out.Violated || !cfg.Nightly && settled(out, cfg.Confirmation.Samples) {
 			out.Early, out.Elapsed = true, time.Since(start)
 			s.logf("the look at %d draws per side decides: %s", look.Samples, decision(out))
