@@ -36,7 +36,7 @@ func TestRDPIsNonFatal(t *testing.T) {
 	r := &recorder{}
 	require.True(t, assert.RDP(r, dptest.Continuous(g.Sample), 2, g.RDP(2), fast...))
 	require.Empty(t, r.errors)
-	require.Len(t, r.logs, 1)
+	require.NotEmpty(t, r.logs, "the holds line (and, the binary's first time, the default domain's hint)")
 	r = &recorder{}
 	require.False(t, assert.RDP(r, dptest.Continuous(g.Sample), 2, g.RDP(2)/2, fast...))
 	require.Len(t, r.errors, 1)

@@ -603,7 +603,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 			}
 		}
 		rep.Details.Event, rep.Details.EventCounts, rep.Details.EventLevel = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
-		rep.inEvent = eventMembership(event, 1)
+		rep.event = &eventGroups{g: event, k: 1}
 		if len(curve.T) > 0 {
 			rep.Details.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
@@ -666,7 +666,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(f search.EventFinding) {
 		rep.Details.Score, rep.Details.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
-		rep.inEvent = eventMembership(f.Groups, f.InEvent)
+		rep.event = &eventGroups{g: f.Groups, k: f.InEvent}
 		rep.Details.EventCounts, rep.Details.EventLevel = countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 	})
 	if err == nil {

@@ -24,27 +24,32 @@ func eventText(g stat.Grouping, k int) string {
 	return valuesText(g, k)
 }
 
-// eventMembership says whether an output is in the event of groups below
-// k: a real output by its cell, a discrete one by its value (a value the
-// screening never saw by the unlisted group). Nil where outputs are
-// grouped by a learned score, which a picture does not redraw.
-func eventMembership(g stat.Grouping, k int) func(any) bool {
-	if p := g.Partition; p != nil {
-		if p.Score != nil {
-			return nil
-		}
-		return func(v any) bool {
-			f, ok := v.(float64)
-			return ok && g.OfCell[p.Cell(f)] < k
-		}
+// eventGroups is a confirmed event: the outputs of groups below k of a
+// grouping. It is data, not a function, so that reports compare equal.
+type eventGroups struct {
+	g stat.Grouping
+	k int
+}
+
+// contains says whether an output is in the event: a real output by its
+// cell, a discrete one by its value (a value the screening never saw by
+// the unlisted group). Outputs grouped by a learned score are never in
+// it, as a picture does not redraw the score.
+func (e *eventGroups) contains(v any) bool {
+	if p := e.g.Partition; p != nil {
+		f, ok := v.(float64)
+		return ok && p.Score == nil && e.g.OfCell[p.Cell(f)] < e.k
 	}
-	return func(v any) bool {
-		group, ok := g.OfValue[v]
-		if !ok {
-			group = g.Unlisted
-		}
-		return group < k
+	group, ok := e.g.OfValue[v]
+	if !ok {
+		group = e.g.Unlisted
 	}
+	return group < e.k
+}
+
+// shadable says whether a picture can shade the event.
+func (e *eventGroups) shadable() bool {
+	return e != nil && (e.g.Partition == nil || e.g.Partition.Score == nil)
 }
 
 // interval is a run of adjacent cells of one group, [lo, hi): one atom's

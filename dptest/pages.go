@@ -291,8 +291,8 @@ func (r Report) distributions() (pages.Distributions, error) {
 	switch xs[0].(type) {
 	case float64:
 		d.Real, d.X, d.Y = true, floats(xs), floats(ys)
-		if r.inEvent != nil {
-			d.InEventReal = func(v float64) bool { return r.inEvent(v) }
+		if r.event.shadable() {
+			d.InEventReal = func(v float64) bool { return r.event.contains(v) }
 		}
 		if t, ok := r.Details.Location.(float64); ok && r.Claim.Kind == plan.KindDP {
 			d.Marker = &t
@@ -302,10 +302,10 @@ func (r Report) distributions() (pages.Distributions, error) {
 		d.X, d.Y = projected(xs, ys)
 	default:
 		d.Labels, d.CountX, d.CountY = counted(xs, ys)
-		if r.inEvent != nil {
+		if r.event.shadable() {
 			in := map[string]bool{}
 			for _, v := range append(slices.Clone(xs), ys...) {
-				in[value(v)] = r.inEvent(v)
+				in[value(v)] = r.event.contains(v)
 			}
 			d.InEventLabel = make([]bool, len(d.Labels))
 			for i, l := range d.Labels {

@@ -73,9 +73,9 @@ type Report struct {
 	stdErr     float64
 	unresolved bool // the audit stopped before its plan (and seed) was resolved
 	// drawn holds the outputs drawn for the report's pictures (ReportTo);
-	// inEvent says whether an output is in the confirmed event.
-	drawn   *drawn
-	inEvent func(any) bool
+	// event is the confirmed event, which they shade.
+	drawn *drawn
+	event *eventGroups
 	// defaultDomain: the audit searched the default domain (no pairs,
 	// neighbours or finder given).
 	defaultDomain bool

@@ -196,12 +196,15 @@ func TestAuditBadInput(t *testing.T) {
 	}
 }
 
-// The command names: help exits 0, an unknown one 2.
+// The command names: help exits 0, an unknown one 2, demo with an
+// argument it does not take 2.
 func TestRunCommands(t *testing.T) {
 	var out, errs bytes.Buffer
 	require.Equal(t, exitHolds, run([]string{"help"}, &out, &errs))
 	require.Contains(t, out.String(), "Exit codes")
-	require.Equal(t, exitUsage, run([]string{"demo"}, &out, &errs))
+	require.Equal(t, exitUsage, run([]string{"nope"}, &out, &errs))
+	require.Equal(t, exitUsage, run([]string{"demo", "extra"}, &out, &errs))
+	require.Equal(t, exitUsage, run([]string{"demo", "-nope"}, &out, &errs))
 	require.Equal(t, exitUsage, run(nil, &out, &errs))
 	require.Equal(t, exitHolds, run([]string{"audit", "-h"}, &out, &errs))
 }
