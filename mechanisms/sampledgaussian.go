@@ -28,7 +28,7 @@ const maxSeriesTerms = 100000
 //
 // whose terms change sign with C(λ,k); both are accumulated in log space
 // until every new term is below e⁻³⁰ of the unit scale. If the series has not
-// converged after 100 000 terms the result is +Inf (a claim checked against
+// converged within a fixed cap of terms the result is +Inf (a claim checked against
 // +Inf can never be refuted, so the failure is conservative).
 //
 // Special cases: q = 0 gives 0; q = 1 gives λ/(2σ²); λ = +Inf gives +Inf.
