@@ -167,23 +167,22 @@ func Parallelism(n int) Option {
 	}}
 }
 
-// Within gives the audit a time budget d: it measures the mechanism's
-// speed on its first calls (the replay check), plans the largest sample
-// size (at most the planned one) whose calls fit in [WithinShare] of what
-// is left of d, and ends by d. An audit that cannot decide in d ends unresolved
-// ([Stopped]), never passed; one whose budget cannot fit Samples' minimum ends so at
-// once, saying what it would need. The chosen size is in the report's
-// Settings and its reproduce line (-dptest.samples), so the verdict
-// replays on any machine: given on the command line (or as
+// Within gives the audit a time budget d. The audit measures the
+// mechanism's speed on its first calls (the replay check). It plans the
+// largest sample size, at most the planned one, whose calls fit in
+// [WithinShare] of what is left of d, and it ends by d. An audit that cannot decide in d ends unresolved
+// ([Stopped]), never passed; one whose budget cannot fit Samples' minimum
+// ends so at once, saying what it would need. The chosen size is in the
+// report's Settings and its reproduce line (-dptest.samples), so the
+// verdict replays on any machine: given on the command line (or as
 // DPTEST_SAMPLES), -dptest.samples pins the size of an audit with a budget
-// (it is not refitted, and it outranks a Samples option, which is
-// otherwise the most Within may choose); the budget still ends the audit,
-// unresolved, if that size does not fit. Outside a test, the replay is
-// Samples at the chosen size in place of Within.
-// The plan assumes the calls run one at a time, or, with
-// [Parallelism](n), n at a time (a mechanism that waits); a mechanism
-// that computes may then finish early. The test's own deadline still
-// applies. d must be positive.
+// (it is not refitted, and it outranks a Samples option, which is otherwise
+// the most Within may choose); the budget still ends the audit, unresolved,
+// if that size does not fit. Outside a test, the replay is Samples at the
+// chosen size in place of Within. The plan assumes the calls run one at a
+// time, or, with [Parallelism](n), n at a time (a mechanism that waits); a
+// mechanism that computes may then finish early. The test's own deadline
+// still applies. d must be positive.
 func Within(d time.Duration) Option {
 	return option{"Within", auditKinds, func(o *options) {
 		if d <= 0 {

@@ -129,29 +129,30 @@ type Details struct {
 	Searched string `json:"searched,omitempty"`
 	// EarlyLook is set when this audit's criterion decided at a look of
 	// its sequential confirmation before the planned one, after the full
-	// screening. Samples is then that look's, a fraction of the planned
-	// draws in whole blocks of the sampler's block size. The claim was
-	// violated there already, or held: resolved within [ResolutionFactor]
-	// times the claim, or held with margin, every screened and confirmed
-	// upper bound under a fixed share of it (for the hockey-stick
-	// cross-check of a DP claim, at δ = 0: every likelihood-ratio test's
-	// log-ratio inside ε). A DP claim's cross-checks decide on their own
-	// (see CrossChecks).
+	// screening. Samples is then that look's: a fraction of the planned
+	// draws, in whole blocks of the sampler's block size. The claim was
+	// violated there already, or held. It held when the look resolved
+	// [ResolutionFactor] times the claim, or with margin: every screened
+	// and confirmed upper bound under a fixed share of it. (For the
+	// hockey-stick cross-check of a DP claim, at δ = 0, the margin is
+	// every likelihood-ratio test's log-ratio inside ε.) A DP claim's
+	// cross-checks decide on their own (see CrossChecks).
 	EarlyLook bool `json:"early_look,omitempty"`
 	// DeepScreened is, when this audit's criterion confirmed the events of
 	// a deep screening (an audit of given pairs only, whose early look
 	// decided nothing, screens its leading pairs again on a larger share of
 	// the planned draws and keeps the new events, all or none, if an
-	// audition predicts them a better bound), that screening's draws per side; 0 otherwise.
+	// audition predicts them a better bound), that screening's draws per
+	// side; 0 otherwise.
 	DeepScreened int `json:"deep_screened"`
 	// QuickLook is set when this audit's criterion decided at its quick
-	// look, before the full screening: the candidates screened on a small
-	// fraction of the screening's draws and confirmed on a small fraction
-	// of the planned confirmation's (Samples is then the quick look's), where the
-	// claim was violated already, or held with margin by the early look's
-	// rules. Such a pass rests on a screening that saw outputs down to
-	// about one in its draws per side (Settings.QuickScreeningSamples)
-	// rather than one in the full screening's.
+	// look, before the full screening ([Quick]). The candidates were
+	// screened on a small fraction of the screening's draws and confirmed
+	// on a small fraction of the planned confirmation's (Samples is then
+	// the quick look's). The claim was violated there already, or held
+	// with margin by the early look's rules. Such a pass rests on a
+	// screening that saw outputs down to about one in its draws per side
+	// (Settings.QuickScreeningSamples), not one in the full screening's.
 	QuickLook bool `json:"quick_look,omitempty"`
 
 	// Score is, for a [Vector] mechanism, the score its outputs were
@@ -227,13 +228,13 @@ type Details struct {
 	// naming its ε: an estimate (the verdict rests on the confirmed bound
 	// alone).
 	Profile []ProfilePoint `json:"profile,omitempty"`
-	// CrossChecks are, for a DP claim, the audits that ran beside the
-	// local one, in order: the hockey-stick audit against δ = 0 (Kind
-	// "ApproxDP") and the Rényi audit at order [CrossCheckOrder] (Kind "RDP"); see
+	// CrossChecks are, for a DP claim, the audits that ran beside the local
+	// one, in order: the hockey-stick audit against δ = 0 (Kind "ApproxDP")
+	// and the Rényi audit at order [CrossCheckOrder] (Kind "RDP"); see
 	// RequireDP. The audit stops at the first violation, so a cross-check
 	// after it did not run. Violated is set when any found one; the other
-	// fields are the local audit's. With [Testers], they are the runs
-	// after the first, in the order given (Own's runs in their order).
+	// fields are the local audit's. With [Testers], they are the runs after
+	// the first, in the order given (Own's runs in their order).
 	CrossChecks []Report `json:"cross_checks,omitempty"`
 	// ScreeningSamples is the sample size per side of the screening.
 	ScreeningSamples int `json:"screening_samples"`

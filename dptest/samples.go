@@ -26,7 +26,8 @@ type Bound struct {
 // values that repeat are atoms counted exactly, the rest is estimated by a
 // kernel density. Only [Confidence] among the options applies (default
 // [DefaultConfidence]). Unlike an audit there is no search and no second
-// confirmation: the bound rests on the normal approximation at the stated confidence.
+// confirmation: the bound rests on the normal approximation at the stated
+// confidence.
 //
 // Errors: λ ≤ 1 or not finite, fewer than [MinSamples] values, a NaN or ±Inf
 // value (its index is named), a sample whose values are all equal (a point

@@ -10,11 +10,11 @@ import (
 const DPSGDParams = 10
 
 // DPSGDStep is one step of DP-SGD (Abadi et al. 2016) on a linear model
-// with d = [DPSGDParams] parameters, released as the noisy gradient sum.
-// A dataset is a list of examples, each a feature vector a ∈ R^d with
-// label 1; at θ = 0 the squared loss ½(θᵀa − 1)² has gradient g(a) = −a. The
-// step samples each example with probability Q (Poisson subsampling),
-// clips each sampled gradient to norm C and adds Gaussian noise:
+// with d = [DPSGDParams] parameters, released as the noisy gradient sum. A
+// dataset is a list of examples, each a feature vector a ∈ R^d with label
+// 1; at θ = 0 the squared loss ½(θᵀa − 1)² has gradient g(a) = −a. The step
+// samples each example with probability Q (Poisson subsampling), clips each
+// sampled gradient to norm C and adds Gaussian noise:
 //
 //	M(x) = Σ_{i ∈ batch} clip_C(g(xᵢ)) + N(0, σ²C² I_d),   clip_C(g) = g·min(1, C/‖g‖).
 //
