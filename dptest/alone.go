@@ -138,7 +138,7 @@ func aloneAmong[D, F any](screened []search.Candidate[D, F], of func(F) search.A
 // amid the other dataset's outputs (several of them on either side of
 // it): the claim's measure is infinite there unless the other dataset
 // produces it too, at a rate the claim may allow to lie far below what
-// the draws can show ([Report.Alone]).
+// the draws can show ([Details.Alone]).
 type AloneOutput struct {
 	// Pair is the fixtures.Pair[D] whose screening saw it; Reverse is set
 	// when its Y, not its X, produced it.

@@ -91,7 +91,7 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 // the score that bounds highest. The score is fixed before the
 // outputs it maps are drawn, so any divergence of the scores is a lower
 // bound on the outputs' (data processing); a score that misses part of
-// the leak makes the bound looser, never invalid. [Report.Score] names the
+// the leak makes the bound looser, never invalid. [Details.Score] names the
 // score of the witness.
 func Vector[D any](f func(r *rand.Rand, x D) []float64) Mechanism[D] {
 	if f == nil {
