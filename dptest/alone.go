@@ -135,10 +135,10 @@ func aloneAmong[D, F any](screened []search.Candidate[D, F], of func(F) search.A
 
 // AloneOutput is an output that one dataset of a pair alone produced in
 // the screening of an RDP or Gaussian-DP audit that found no violation,
-// amid the other dataset's outputs (at least ten of them on either side
-// of it): the claim's measure is infinite there unless the other dataset
+// amid the other dataset's outputs (several of them on either side of
+// it): the claim's measure is infinite there unless the other dataset
 // produces it too, at a rate the claim may allow to lie far below what
-// the draws can show ([Report.Alone]).
+// the draws can show ([Details.Alone]).
 type AloneOutput struct {
 	// Pair is the fixtures.Pair[D] whose screening saw it; Reverse is set
 	// when its Y, not its X, produced it.
@@ -158,7 +158,8 @@ type AloneOutput struct {
 	NeededRate float64
 	// RefutingDraws is about the draws per side whose counts (a share a on
 	// one side, none on the other) would bound the measure above the claim
-	// at the confirmations' level, +Inf if no number up to 10¹⁵ would.
+	// at the confirmations' level, +Inf if no number up to a fixed cap
+	// would.
 	RefutingDraws float64
 	// Values is, for a Discrete mechanism's outputs that an RDP audit's
 	// confirmation counted together in one group of its statistic (Count

@@ -14,7 +14,7 @@ import (
 //
 // It finds a likelihood-ratio event on screening draws and bounds
 // P(E) − e^ε·Q(E) exactly on fresh draws. A δ too small for the sample
-// (10⁻⁵ at the default size) is unresolved, with the size it would take.
+// is unresolved, with the size it would take (docs/limits.md).
 // With δ = 0 the claim is pure ε-DP, audited as by [RequireDP].
 //
 //   - Holds, Violated, Suspect and Unresolved as for [RequireRDP].

@@ -43,9 +43,9 @@
 //   - [AuditRecordedRDP], [AuditRecordedDP], [AuditRecordedApproxDP],
 //     [AuditRecordedGDP]: every claim type audited on outputs recorded
 //     elsewhere ([RecordedReal], [RecordedDiscrete], [RecordedVectors]),
-//     with the same statistics and verdicts; a quarter of the records
-//     chooses the statistic, the rest confirms it. The command
-//     cmd/dptest runs them on files.
+//     with the same statistics and verdicts; one record in
+//     [RecordedSelectionFraction] chooses the statistic, the rest
+//     confirm it. The command cmd/dptest runs them on files.
 //
 // Require* stops the test on a violation (t.FailNow), Check* reports it and
 // returns false (as do the twins in package assert), Audit* returns a

@@ -15,8 +15,9 @@ import (
 // stops the test if the outputs show otherwise.
 //
 // It estimates the privacy-loss curve and confirms its peak ([AKD22]).
-// Beside it run a Rényi cross-check at order 2 and a hockey-stick check at
-// δ = 0, which see other kinds of violation. They share the budget.
+// Beside it run a Rényi cross-check at order [CrossCheckOrder] and a
+// hockey-stick check at δ = 0, which see other kinds of violation. They
+// share the budget.
 //
 //   - Holds, Violated, Suspect and Unresolved as for [RequireRDP].
 //

@@ -72,7 +72,7 @@ func (f Finder[D]) WithTrials(n int) Finder[D] {
 // screens them after its other candidates, one at a time, feeding each
 // screening's rank (the larger of its two directions') back to the finder,
 // until it has made its trials or a trial shows the claim exceeded
-// clearly (by half, as the wide stage's skip asks: the statistic its
+// clearly (by the margin the wide stage's skip asks: the statistic its
 // screening chose, counted again on fresh draws of the screening's size,
 // bounds it there at the screening's trigger level; the screening's own
 // estimate is biased upwards); Report.Trials counts them, and

@@ -34,13 +34,12 @@ type Mechanism[D any] struct {
 // Continuous wraps a mechanism with real outputs. The outputs may mix a
 // density with atoms (a clamped or rounded release): values that repeat are
 // counted exactly in cells of their own, the rest in cells of a partition
-// fixed from a pilot sample. Outputs on a grid (integers, rounded values;
-// a pilot repeating more than 32 values) are also counted value by value,
-// so that a grid whose phase depends on the data (integer noise added to
-// a real-valued sum) is seen, whose cells would hold both datasets'
-// values. NaN and ±Inf
-// are errors that fail the assertion. A nil function is an error of every
-// audit of the mechanism.
+// fixed from a pilot sample. Outputs on a grid (integers, rounded values:
+// a pilot repeating many values) are also counted value by value. So a
+// grid whose phase depends on the data (integer noise added to a
+// real-valued sum) is seen, though its cells would hold both datasets'
+// values. NaN and ±Inf are errors that fail the assertion. A nil function
+// is an error of every audit of the mechanism.
 func Continuous[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] {
 	if f == nil {
 		return Mechanism[D]{err: errors.New("dptest: Continuous needs a non-nil function")}
@@ -60,7 +59,7 @@ func Continuous[D any](f func(r *rand.Rand, x D) float64) Mechanism[D] {
 // largest values drawn, is inconclusive, not passed), except at an end
 // that is the support's own (randomized response's last category, a
 // clamp's bound): one whose last value is drawn so often that a value
-// beyond it, as much rarer again, would have been seen twenty times.
+// beyond it, as much rarer again, would have been seen many times.
 func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 	if f == nil {
 		return Mechanism[D]{err: errors.New("dptest: Discrete needs a non-nil function")}
@@ -82,18 +81,17 @@ func Discrete[D any, O comparable](f func(r *rand.Rand, x D) O) Mechanism[D] {
 // across coordinates, as in a Laplace histogram), the sum of
 // per-coordinate Gaussian log density ratios from each side's mean and
 // variance (smooth beyond the last cells, where the tests of small level
-// of a Poisson-subsampled step lie), or the quadratic discriminant of up
-// to 16 coordinates (that of Gaussian noise whose spread or correlations
-// depend on the data), whichever separates held-out draws most. The audit
-// then treats the scores as real outputs, and screens beside the chosen
-// score up to four others: the next three candidates, then, in the last
-// place at least (the last two where the candidates are fewer), the
-// coordinates whose extreme values come most unevenly from the two
-// datasets, where a rare output of one dataset shows, keeping for each
-// claim the one that bounds highest. The score is fixed before the
+// of a Poisson-subsampled step lie), or the quadratic discriminant of the
+// most telling coordinates (that of Gaussian noise whose spread or
+// correlations depend on the data), whichever separates held-out draws
+// most. The audit then treats the scores as real outputs. Beside the
+// chosen score it screens a few others: the next candidates, and at
+// least one coordinate whose extreme values come most unevenly from the
+// two datasets, where a rare output of one dataset shows. Each claim keeps
+// the score that bounds highest. The score is fixed before the
 // outputs it maps are drawn, so any divergence of the scores is a lower
 // bound on the outputs' (data processing); a score that misses part of
-// the leak makes the bound looser, never invalid. [Report.Score] names the
+// the leak makes the bound looser, never invalid. [Details.Score] names the
 // score of the witness.
 func Vector[D any](f func(r *rand.Rand, x D) []float64) Mechanism[D] {
 	if f == nil {

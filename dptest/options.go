@@ -117,10 +117,10 @@ func (o *options) fail(format string, args ...any) {
 	o.errs = append(o.errs, fmt.Errorf("dptest: "+format, args...))
 }
 
-// Samples sets the confirming sample size per side; screening uses a tenth
-// of it (an audit of given pairs alone may screen its leading pairs again
-// on half of it: see the package documentation's deep screening). It must
-// be at least MinSamples.
+// Samples sets the confirming sample size per side. The screening uses a
+// fixed fraction of it. An audit of given pairs alone may screen its
+// leading pairs again on a larger fraction ([Details.DeepScreened]).
+// It must be at least [MinSamples].
 func Samples(n int) Option {
 	return option{"Samples", auditKinds, func(o *options) { o.settings.Samples, o.settings.SamplesSet = n, true }}
 }
@@ -140,7 +140,7 @@ func Confidence(conf float64) Option {
 // Candidates sets how many pairs are drawn from the Neighbors generator (or
 // the default one): distinct pairs (a pair and its swap, X and Y
 // exchanged, are one: the same two directions), none among the explicit
-// ones, within four times as many draws (a generator of fewer distinct
+// ones, within a fixed multiple of n draws (a generator of fewer distinct
 // pairs gives what it has). It must be ≥ 0. An audit given pairs (Pairs,
 // WithPairs) and no generator draws none: the default generator applies
 // only to an audit with neither, so Candidates then has nothing to draw
@@ -167,23 +167,22 @@ func Parallelism(n int) Option {
 	}}
 }
 
-// Within gives the audit a time budget d: it measures the mechanism's
-// speed on its first calls (the replay check), plans the largest sample
-// size (at most the planned one) whose calls fit in 80% of what is left of
-// d, and ends by d. An audit that cannot decide in d ends unresolved
-// ([Stopped]), never passed; one whose budget cannot fit Samples' minimum ends so at
-// once, saying what it would need. The chosen size is in the report's
-// Settings and its reproduce line (-dptest.samples), so the verdict
-// replays on any machine: given on the command line (or as
+// Within gives the audit a time budget d. The audit measures the
+// mechanism's speed on its first calls (the replay check). It plans the
+// largest sample size, at most the planned one, whose calls fit in
+// [WithinShare] of what is left of d, and it ends by d. An audit that cannot decide in d ends unresolved
+// ([Stopped]), never passed; one whose budget cannot fit Samples' minimum
+// ends so at once, saying what it would need. The chosen size is in the
+// report's Settings and its reproduce line (-dptest.samples), so the
+// verdict replays on any machine: given on the command line (or as
 // DPTEST_SAMPLES), -dptest.samples pins the size of an audit with a budget
-// (it is not refitted, and it outranks a Samples option, which is
-// otherwise the most Within may choose); the budget still ends the audit,
-// unresolved, if that size does not fit. Outside a test, the replay is
-// Samples at the chosen size in place of Within.
-// The plan assumes the calls run one at a time, or, with
-// [Parallelism](n), n at a time (a mechanism that waits); a mechanism
-// that computes may then finish early. The test's own deadline still
-// applies. d must be positive.
+// (it is not refitted, and it outranks a Samples option, which is otherwise
+// the most Within may choose); the budget still ends the audit, unresolved,
+// if that size does not fit. Outside a test, the replay is Samples at the
+// chosen size in place of Within. The plan assumes the calls run one at a
+// time, or, with [Parallelism](n), n at a time (a mechanism that waits); a
+// mechanism that computes may then finish early. The test's own deadline
+// still applies. d must be positive.
 func Within(d time.Duration) Option {
 	return option{"Within", auditKinds, func(o *options) {
 		if d <= 0 {
@@ -202,10 +201,11 @@ func Verbose() Option {
 // Quick trades reach for calls. It is for slow mechanisms whose claims
 // have room, not for a last check of a tight one.
 //
-// The audit screens its candidates on an eighth of the screening's draws.
-// Where that shows a clear violation or room to spare, it confirms on a
-// fortieth of the planned draws and decides there (Report.QuickLook).
-// Otherwise the full audit follows, at 95% of the false-failure budget.
+// The audit first screens its candidates on a small fraction of the
+// screening's draws. Where that shows a clear violation or room to spare,
+// it confirms on a small fraction of the planned draws and decides there
+// ([Details.QuickLook]). Otherwise the full audit follows, on most of the
+// false-failure budget.
 // Candidates are ranked by successive halving: all on a small share of
 // the screening, the leaders in full.
 //
@@ -305,20 +305,20 @@ func Simplifier[D any](f func(fixtures.Pair[D]) []fixtures.Pair[D]) Option {
 }
 
 // Region sets the region C of real outputs over which a DP audit searches
-// for the largest privacy loss ([AKD22], eq. (21)); by default it is the
-// range of the middle 99.8% of a pilot sample of both datasets. The loss
-// outside C is not seen, so C should cover the outputs where a violation is
-// suspected, but a region reaching far into the tails, where few outputs
-// fall, makes the estimates noisy. It needs finite lo < hi.
+// for the largest privacy loss ([AKD22], eq. (21)); by default it is
+// every output. The loss outside C is not seen, so C should cover the
+// outputs where a violation is suspected. A region reaching far into the
+// tails, where few outputs fall, makes the estimates noisy. It needs
+// finite lo < hi.
 func Region(lo, hi float64) Option {
 	return option{"Region", localKinds, func(o *options) { o.settings.Region, o.settings.RegionSet = [2]float64{lo, hi}, true }}
 }
 
 // Floor sets the floor τ of the truncated density estimates of a DP audit's
 // screening ([AKD22], Algorithms 1–2): a probability for discrete outputs, a
-// density in output units for real ones. By default it is ten samples' worth:
-// 10/n for discrete outputs, 10/(n·h) for real ones with bandwidth h. It
-// must be positive and finite.
+// density in output units for real ones. By default it is a few samples'
+// worth: k/n for discrete outputs, k/(n·h) for real ones with bandwidth h,
+// k a fixed count. It must be positive and finite.
 func Floor(tau float64) Option {
 	return option{"Floor", localKinds, func(o *options) { o.settings.Floor, o.settings.FloorSet = tau, true }}
 }

@@ -16,8 +16,8 @@ import (
 
 // Audits of outputs recorded elsewhere. The records of each side are
 // shuffled by the audit's seed; the first of them, as many per side as the
-// shorter recording holds, are used and split in three: a quarter
-// (RecordedSelectionFraction) chooses the statistic, and each half of
+// shorter recording holds, are used and split in three: one in
+// [RecordedSelectionFraction] chooses the statistic, and each half of
 // the rest confirms it in one of the two confirmation rounds.
 const (
 	// RecordedSelectionFraction: one output in so many of those used per
@@ -96,10 +96,11 @@ func RecordedDiscrete[O comparable](xs, ys []O) Recorded {
 	return r
 }
 
-// RecordedVectors records vector outputs, all of one length (at most
-// sampler.MaxDim coordinates), all finite. As for a [Vector] mechanism,
-// the audit learns scores from part of the selection draws and bounds the
-// claim on the best score, a post-processing: a lower bound stays one.
+// RecordedVectors records vector outputs, all of one length (within the
+// sampler's dimension limit, which the error names), all finite. As for a
+// [Vector] mechanism, the audit learns scores from part of the selection
+// draws and bounds the claim on the best score, a post-processing: a lower
+// bound stays one.
 func RecordedVectors(xs, ys [][]float64) Recorded {
 	dim := 0
 	if len(xs) > 0 {
@@ -349,10 +350,10 @@ func auditRecorded(rec Recorded, c plan.Claim, opts []Option) (Report, error) {
 // its groups chosen on the selection draws and bounded on the two
 // confirmation rounds (see [RecordedSplit]). Options: [Confidence],
 // [Seed] (which shuffles the split), [Verbose], [Strict], [OnProgress].
-// An error means the audit could not run: too few outputs (per side,
-// 8,000 discrete ones, 9,000 real ones, 18,000 short vectors), a bad
-// output, recordings of very unequal length (RecordedLengthRatio), a
-// refused value or option.
+// An error means the audit could not run: too few outputs per side (the
+// least follows from [MinSamples] and the split; the error states it), a
+// bad output, recordings of very unequal length ([RecordedLengthRatio]),
+// a refused value or option.
 func AuditRecordedRDP(rec Recorded, lambda, eps float64, opts ...Option) (Report, error) {
 	return auditRecorded(rec, rdpClaim(lambda, eps), opts)
 }

@@ -35,13 +35,13 @@ type Report struct {
 	LowerBound float64 `json:"lower_bound"`
 	Estimate   float64 `json:"estimate"`
 	// Resolution is the least true value of the measure the audit would
-	// have caught with 90% power. A holds verdict needs it at most
-	// ResolutionFactor times the claim.
+	// have caught, at the fixed power of docs/how-it-works.md. A holds
+	// verdict needs it at most [ResolutionFactor] times the claim.
 	Resolution float64 `json:"resolution"`
 	// Reach is the rate of the rarest output of one dataset alone that
-	// the audit would have seen with 90% power, on the pairs screened in
-	// full: 10⁻⁴ means one draw in 10,000. Rarer outputs may go unseen; 1
-	// means none would show. Zero where the audit ran no screening.
+	// the audit would have seen, at the same power, on the pairs screened
+	// in full. Rarer outputs may go unseen; 1 means none would show. Zero
+	// where the audit ran no screening.
 	Reach float64 `json:"reach"`
 	// Witness is the fixtures.Pair[D] of the bound; [WitnessOf] returns
 	// it typed. Direction names the divergence measured on it.
@@ -97,7 +97,7 @@ type Claim struct {
 type Details struct {
 	// Unbounded is set when both confirmations of the witness counted its
 	// event (or, for an RDP audit's grouped statistic of a Discrete
-	// mechanism, a group of ten or more values: AloneOutput) under one
+	// mechanism, a group of several values: AloneOutput) under one
 	// dataset only, as an infinite divergence (RDP) or loss (DP) would
 	// show; LowerBound is then only what the sample size can show.
 	Unbounded     bool `json:"unbounded,omitempty"`
@@ -114,43 +114,45 @@ type Details struct {
 	Trials  int `json:"trials"`
 	FoundAt int `json:"found_at"`
 	// WideScreened is the number of further pairs drawn from the generator
-	// and screened on a small sample only (a sixty-fourth of the
-	// screening's draws, at least 2,000; the most divergent eight again on
-	// an eighth), to find a pair a violation needs that the candidates
-	// rarely hold; WidePromoted of them clearly beat the best candidate and
-	// were screened in full (counted in PairsSearched); WideSkipped of
-	// those small screenings could not estimate (outputs too sparse to
-	// resolve). The wide screening runs unless a candidate's screening
-	// already shows the claim exceeded by half.
+	// and screened on a small sample only (the most divergent of them again
+	// on a larger one), to find a pair a violation needs that the
+	// candidates rarely hold; WidePromoted of them clearly beat the best
+	// candidate and were screened in full (counted in PairsSearched);
+	// WideSkipped of those small screenings could not estimate (outputs
+	// too sparse to resolve). The wide screening runs unless a candidate's
+	// screening already shows the claim clearly exceeded.
 	WideScreened int `json:"wide_screened"`
 	WidePromoted int `json:"wide_promoted"`
 	WideSkipped  int `json:"wide_skipped"`
 	// Searched names the neighbour relation and the domain of the
 	// candidate pairs ("substitution pairs in [0, 1]^10"), or their type.
 	Searched string `json:"searched,omitempty"`
-	// EarlyLook is set when this audit's criterion decided at the early
-	// look of its sequential confirmation, on about a tenth of the planned
-	// confirmation draws (whole blocks of 8,192; Samples is then the early
-	// look's), after the full screening: the claim was violated there
-	// already, or held with margin, every screened and confirmed upper
-	// bound under 80% of it (for the hockey-stick cross-check of a DP
-	// claim, at δ = 0: every likelihood-ratio test's log-ratio inside ε).
-	// A DP claim's cross-checks decide on their own (see CrossChecks).
+	// EarlyLook is set when this audit's criterion decided at a look of
+	// its sequential confirmation before the planned one, after the full
+	// screening. Samples is then that look's: a fraction of the planned
+	// draws, in whole blocks of the sampler's block size. The claim was
+	// violated there already, or held. It held when the look resolved
+	// [ResolutionFactor] times the claim, or with margin: every screened
+	// and confirmed upper bound under a fixed share of it. (For the
+	// hockey-stick cross-check of a DP claim, at δ = 0, the margin is
+	// every likelihood-ratio test's log-ratio inside ε.) A DP claim's
+	// cross-checks decide on their own (see CrossChecks).
 	EarlyLook bool `json:"early_look,omitempty"`
 	// DeepScreened is, when this audit's criterion confirmed the events of
 	// a deep screening (an audit of given pairs only, whose early look
-	// decided nothing, screens its leading pairs again on half the planned
-	// draws and keeps the new events, all or none, if an audition predicts
-	// them a better bound), that screening's draws per side; 0 otherwise.
+	// decided nothing, screens its leading pairs again on a larger share of
+	// the planned draws and keeps the new events, all or none, if an
+	// audition predicts them a better bound), that screening's draws per
+	// side; 0 otherwise.
 	DeepScreened int `json:"deep_screened"`
 	// QuickLook is set when this audit's criterion decided at its quick
-	// look, before the full screening: the candidates screened on an
-	// eighth of the screening's draws and confirmed on a fortieth of the
-	// planned confirmation's (Samples is then the quick look's), where the
-	// claim was violated already, or held with margin by the early look's
-	// rules. Such a pass rests on a screening that saw outputs down to
-	// about one in its draws per side (Settings.QuickScreeningSamples)
-	// rather than one in the full screening's.
+	// look, before the full screening ([Quick]). The candidates were
+	// screened on a small fraction of the screening's draws and confirmed
+	// on a small fraction of the planned confirmation's (Samples is then
+	// the quick look's). The claim was violated there already, or held
+	// with margin by the early look's rules. Such a pass rests on a
+	// screening that saw outputs down to about one in its draws per side
+	// (Settings.QuickScreeningSamples), not one in the full screening's.
 	QuickLook bool `json:"quick_look,omitempty"`
 
 	// Score is, for a [Vector] mechanism, the score its outputs were
@@ -214,7 +216,7 @@ type Details struct {
 	LossCurve *LossCurve `json:"loss_curve,omitempty"`
 	// TradeOff is, for an (ε, δ)-DP or Gaussian-DP audit, the empirical
 	// trade-off curve of the witness in its direction: the tests at the
-	// boundaries of the screening's groups (about 32 thresholds;
+	// boundaries of the screening's groups (a few dozen thresholds;
 	// likelihood-ratio tests, or half-lines where the screening chose to
 	// order the outputs by position), counted on the first confirmation's
 	// fresh draws, with a band that holds for every point at once at the
@@ -222,25 +224,26 @@ type Details struct {
 	// Power ≤ Φ(Φ⁻¹(Level) + μ).
 	TradeOff []TradeOffPoint `json:"trade_off,omitempty"`
 	// Profile is the privacy profile those tests show, δ̂(ε) =
-	// max P̂(E) − e^ε·Q̂(E) at ε = 0, 0.25, 0.5, 1, 2 and 4: an estimate
-	// (the verdict rests on the confirmed bound alone).
+	// max P̂(E) − e^ε·Q̂(E) at a fixed set of ε from 0 up, each point
+	// naming its ε: an estimate (the verdict rests on the confirmed bound
+	// alone).
 	Profile []ProfilePoint `json:"profile,omitempty"`
-	// CrossChecks are, for a DP claim, the audits that ran beside the
-	// local one, in order: the hockey-stick audit against δ = 0 (Kind
-	// "ApproxDP") and the Rényi audit at order 2 (Kind "RDP"); see
+	// CrossChecks are, for a DP claim, the audits that ran beside the local
+	// one, in order: the hockey-stick audit against δ = 0 (Kind "ApproxDP")
+	// and the Rényi audit at order [CrossCheckOrder] (Kind "RDP"); see
 	// RequireDP. The audit stops at the first violation, so a cross-check
 	// after it did not run. Violated is set when any found one; the other
-	// fields are the local audit's. With [Testers], they are the runs
-	// after the first, in the order given (Own's runs in their order).
+	// fields are the local audit's. With [Testers], they are the runs after
+	// the first, in the order given (Own's runs in their order).
 	CrossChecks []Report `json:"cross_checks,omitempty"`
 	// ScreeningSamples is the sample size per side of the screening.
 	ScreeningSamples int `json:"screening_samples"`
 	// Confirmed is the number of (pair, direction) candidates confirmed;
 	// each got two independent confirmations at level PerConfirmation
 	// (Confirmed·PerConfirmation² is the share of 1 − Confidence that the
-	// deciding look spent: a tenth of the run's at an early look, the other
-	// nine tenths at the planned one after it, the whole where there was
-	// no early look).
+	// deciding look spent: a small fixed share of the run's at each look
+	// before the planned one, the rest at the planned one; see
+	// Settings.Runs and the ledger -dptest.v prints).
 	Confirmed       int     `json:"confirmed"`
 	PerConfirmation float64 `json:"per_confirmation"`
 	// Short is set when go test -short cut the sample sizes.
@@ -315,7 +318,7 @@ type Settings struct {
 	// one run of the engine per criterion.
 	Runs []Run
 	// Region and Floor of a DP audit's local screening, zero for their
-	// defaults (the pilot's central 99.8%; ten samples' worth).
+	// defaults (every output; a few samples' worth, as [Floor] says).
 	Region [2]float64
 	Floor  float64
 	// CommandLine lists the flags (and DPTEST_* variables, as flags) that
@@ -329,7 +332,7 @@ type Run struct {
 	Lambda          float64 // the Rényi order
 	Threshold       float64 // the value the criterion must not exceed
 	Alpha           float64 // the run's share of the false-failure budget
-	PerConfirmation float64 // the level of each confirmation at the planned size (see Report.Confirmed)
+	PerConfirmation float64 // the level of each confirmation at the planned size (see Details.Confirmed)
 	// LookPerConfirmation and QuickPerConfirmation are the levels of each
 	// confirmation at a look before the planned one and at the quick look
 	// (Quick); 0 where the audit has no such look.

@@ -22,13 +22,14 @@ type Bound struct {
 
 // RDPBound bounds D_λ(P ‖ Q) from real outputs recorded elsewhere (another
 // system's logs, say): xs drawn on one dataset, ys on its neighbour. The
-// samples may differ in size and need at least MinSamples values each;
+// samples may differ in size and need at least [MinSamples] values each;
 // values that repeat are atoms counted exactly, the rest is estimated by a
 // kernel density. Only [Confidence] among the options applies (default
-// 0.9999). Unlike an audit there is no search and no second confirmation:
-// the bound rests on the normal approximation at the stated confidence.
+// [DefaultConfidence]). Unlike an audit there is no search and no second
+// confirmation: the bound rests on the normal approximation at the stated
+// confidence.
 //
-// Errors: λ ≤ 1 or not finite, fewer than MinSamples values, a NaN or ±Inf
+// Errors: λ ≤ 1 or not finite, fewer than [MinSamples] values, a NaN or ±Inf
 // value (its index is named), a sample whose values are all equal (a point
 // mass: use [RDPBoundDiscrete]) or that mostly repeat a few values, an
 // option other than Confidence.

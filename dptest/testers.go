@@ -44,10 +44,10 @@ func (t Tester) String() string {
 //	Σ_j (p̂_j − e^ε q̂_j)⁺ − (1 + e^ε)(√(bins/n) + √(2 ln(2/α)/n))
 //
 // on n fresh draws per side, a tolerance that holds with probability
-// 1 − α (the paper's Algorithm 3 would need about 10¹¹ draws at this
+// 1 − α (the paper's Algorithm 3 would need far more draws at this
 // package's confidence). It bins real and discrete outputs only; on a
 // [Vector] mechanism it is an error. [KMRS24] uses bins = 100. The range
-// spans the middle 99% of the screening's first draws; a mixture with
+// spans all but a small share of the screening's first draws; a mixture with
 // rare huge outputs (a noise scale drawn near 0) makes it so wide that
 // the bins cannot tell the outputs apart: [HistogramOver] gives it.
 func Histogram(bins int) Tester { return Tester{criterion: plan.CriterionHistogram, bins: bins} }

@@ -13,7 +13,7 @@ type Verdict = verdict.Verdict
 // The four verdicts.
 const (
 	// Holds: no violation was found, and a violation of
-	// ResolutionFactor times the claim would have been caught.
+	// [ResolutionFactor] times the claim would have been caught.
 	// Require* and Check* pass and log one line.
 	Holds = verdict.Holds
 	// Violated: a confident violation. Require* and Check* fail with
@@ -101,7 +101,7 @@ type Reason = verdict.Reason
 // Reasons of the unresolved class: nothing was seen against the claim.
 type (
 	// CoarseResolution: the confirmations could not catch a violation
-	// of ResolutionFactor times the claim.
+	// of [ResolutionFactor] times the claim.
 	CoarseResolution = verdict.CoarseResolution
 	// ClaimBeyondReach: at this sample size no event can show a
 	// violation of the claim, whatever the mechanism.

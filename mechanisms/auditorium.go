@@ -270,16 +270,11 @@ func (m NonDPGaussian1) RDP(lambda float64) float64 {
 //
 // (see [NonDPGaussian1] for the construction). Whether it meets that claim
 // depends on ε. [KMRS24] gives no value for its true level and we know no
-// closed form, so it has no RDP method; quadrature of the output densities
-// (internal/experiments/nondpgaussian2, over all add/remove pairs of
-// datasets of up to four records in {0, 1}) gives, at δ = 10⁻⁵:
-//
-//	ε = 0.01: max D_λ = 0.0032, 0.0043, 0.011 at λ = 1.5, 2, 5, about 165
-//	          times ClaimedRDP, at D(M(x)‖M(x′)), x = (1, 0), x′ = (0) or (1):
-//	          the claim is false ([KMRS24] Table 1 detects it at this ε);
-//	ε = 1:    max D_λ = 0.112, 0.148, 0.303, 0.69–0.79 times ClaimedRDP:
-//	          the claim holds on those datasets (no tester of [KMRS24]
-//	          detects it at this ε either).
+// closed form, so it has no RDP method. Quadrature of the output densities
+// on small add/remove pairs of records in {0, 1} shows the claim false at
+// small ε ([KMRS24] Table 1 detects it at ε = 0.01). At ε = 1 it holds on
+// those datasets, and no tester of [KMRS24] detects it. The figures are in
+// internal/experiments/nondpgaussian2.
 //
 // Sample returns NaN when len(x) = 0. Parameters and panics as for
 // [NonDPGaussian1], with "NonDPGaussian2" in the messages.

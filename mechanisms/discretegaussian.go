@@ -49,10 +49,11 @@ func (m DiscreteGaussian) Sample(r *rand.Rand, c int64) int64 {
 //
 //	D_λ = λΔ²/(2σ²) + ln(θ((1−λ)Δ)/θ(0)) / (λ−1),
 //
-// the ratio of θ (whose period is 1) computed by [thetaRatioLog]. θ is
-// largest at the integers, so D_λ ≤ λΔ²/(2σ²), with equality where
-// (λ−1)Δ is an integer (Canonne, Kamath and Steinke). λ = +Inf gives
-// +Inf (the loss is unbounded). It panics unless λ > 1.
+// the ratio of θ (whose period is 1) computed from its series (or, for
+// large σ, its Poisson dual). θ is largest at the integers, so D_λ ≤
+// λΔ²/(2σ²), with equality where (λ−1)Δ is an integer (Canonne, Kamath
+// and Steinke). λ = +Inf gives +Inf (the loss is unbounded). It panics
+// unless λ > 1.
 func (m DiscreteGaussian) RDP(lambda float64) float64 {
 	m.check()
 	mustOrder(lambda)

@@ -10,13 +10,13 @@ import (
 const DPSGDParams = 10
 
 // DPSGDStep is one step of DP-SGD (Abadi et al. 2016) on a linear model
-// with DPSGDParams parameters, released as the noisy gradient sum. A
-// dataset is a list of examples, each a feature vector a ∈ R^10 with label
-// 1; at θ = 0 the squared loss ½(θᵀa − 1)² has gradient g(a) = −a. The
-// step samples each example with probability Q (Poisson subsampling),
-// clips each sampled gradient to norm C and adds Gaussian noise:
+// with d = [DPSGDParams] parameters, released as the noisy gradient sum. A
+// dataset is a list of examples, each a feature vector a ∈ R^d with label
+// 1; at θ = 0 the squared loss ½(θᵀa − 1)² has gradient g(a) = −a. The step
+// samples each example with probability Q (Poisson subsampling), clips each
+// sampled gradient to norm C and adds Gaussian noise:
 //
-//	M(x) = Σ_{i ∈ batch} clip_C(g(xᵢ)) + N(0, σ²C² I₁₀),   clip_C(g) = g·min(1, C/‖g‖).
+//	M(x) = Σ_{i ∈ batch} clip_C(g(xᵢ)) + N(0, σ²C² I_d),   clip_C(g) = g·min(1, C/‖g‖).
 //
 // Under add/remove neighbours its exact RDP is that of the sampled
 // Gaussian mechanism, [SampledGaussianRDP](Q, σ, λ) ([MTZ19] Section 3.3):
@@ -26,7 +26,7 @@ const DPSGDParams = 10
 // instead of each example's: the noise still assumes sensitivity C, but one
 // example can move the clipped sum from −C·û to +C·û (2C), and [DPSGDStep.RDP]
 // no longer holds. Q must lie in (0, 1]; Sigma and C must be positive;
-// examples must have DPSGDParams coordinates.
+// examples must have [DPSGDParams] coordinates.
 type DPSGDStep struct {
 	Q, Sigma, C  float64
 	ClipAfterSum bool

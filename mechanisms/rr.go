@@ -41,8 +41,9 @@ func checkRR(mech string, eps0 float64, m, n int) {
 //
 // The output is the M-bit vector packed into a uint64, bit i holding Rᵢ(xᵢ).
 // Eps0 must be ≥ 0 (zero is valid: the output ignores the data) and M must
-// lie in [1, 64]; datasets must have exactly M records. Records in [0,1]
-// that are not bits are reported as described at [rrBit].
+// lie in [1, 64]; datasets must have exactly M records. A record v in
+// [0,1] that is not a bit is reported as 1 with probability
+// (1−v)p₀ + v(1−p₀), p₀ = 1/(1+e^{ε₀}), which keeps the ε₀ guarantee.
 type RandomizedResponse struct {
 	Eps0 float64 // local privacy parameter ε₀ ≥ 0
 	M    int     // number of records, 1 ≤ M ≤ 64

@@ -27,9 +27,10 @@ const maxSeriesTerms = 100000
 //	A₁ = Σ_k C(λ,k) (1−q)^k     q^{λ−k} exp(((λ−k)²−(λ−k))/(2σ²)) · ½ erfc((z₁ − (λ−k))/(√2σ)),
 //
 // whose terms change sign with C(λ,k); both are accumulated in log space
-// until every new term is below e⁻³⁰ of the unit scale. If the series has not
-// converged after 100 000 terms the result is +Inf (a claim checked against
-// +Inf can never be refuted, so the failure is conservative).
+// until every new term is below e⁻³⁰ of the unit scale. If the series has
+// not converged within a fixed cap of terms the result is +Inf (a claim
+// checked against +Inf can never be refuted, so the failure is
+// conservative).
 //
 // Special cases: q = 0 gives 0; q = 1 gives λ/(2σ²); λ = +Inf gives +Inf.
 // It panics with "mechanisms: ..." unless q ∈ [0, 1], σ > 0 and λ > 1.
