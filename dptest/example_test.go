@@ -228,7 +228,7 @@ func ExampleWithin() {
 // screened on an eighth of the screening's draws and confirmed on a
 // fortieth of the planned confirmation's. Closer to the truth it decides
 // at a look of the sequential confirmation, after the full screening, on
-// about a quarter of the planned draws. The report says which
+// about a tenth of the planned draws, the screening's size. The report says which
 // and counts the calls.
 func ExampleReport_earlyLook() {
 	lap := mechanisms.Laplace{B: 1} // D₂ = 0.62
@@ -244,7 +244,7 @@ func ExampleReport_earlyLook() {
 	}
 	// Output:
 	// claim 1.5: violated false, quick look true, early look false, 25000 samples per side, fewer calls than the planned audit's: true
-	// claim 0.9: violated false, quick look false, early look true, 253952 samples per side, fewer calls than the planned audit's: true
+	// claim 0.9: violated false, quick look false, early look true, 106496 samples per side, fewer calls than the planned audit's: true
 }
 
 // An output that one dataset alone produces makes D_λ infinite, but a

@@ -802,8 +802,8 @@ func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
 	require.Equal(t, dptest.Holds, margin.Verdict, "%s", margin)
 	require.True(t, margin.Details.EarlyLook, "%s", margin)
 	require.False(t, margin.Details.QuickLook, "%s", margin)
-	require.Equal(t, []int{2 * 8192, 7 * 8192}, margin.Details.Settings.Looks)
-	require.Equal(t, margin.Details.Settings.Looks[1], margin.Details.Samples, "the first look is smaller than the screening's 20,000")
+	require.Equal(t, []int{2 * 8192, 3 * 8192, 7 * 8192}, margin.Details.Settings.Looks, "the geometric looks and the screening's")
+	require.Equal(t, margin.Details.Settings.Looks[1], margin.Details.Samples, "the first look as large as the screening's 20,000")
 	pairs := map[string]bool{}
 	for _, c := range atTruth.Details.Confirmations {
 		pairs[fmt.Sprint(c.Witness)] = true

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 
 	"github.com/dptest/dptest/internal/sampler"
 )
@@ -189,17 +190,28 @@ const (
 // blocks of draws (sampler.BlockSize, so that each look continues the
 // streams of the one before exactly), for k = 1, 2, …, as long as a look
 // has at least MinLookSamples draws and the rounding leaves it under
-// twice its share.
+// twice its share. Beside them is the first look as large as the
+// screening (n/ScreenFraction), the first at which a claim may hold
+// (search.Run): a clear claim stops there, not at the next larger look.
 func ConfirmationLooks(n int) []Stage {
 	var looks []Stage
 	for want := n / LookGrowth; want >= MinLookSamples/2; want /= LookGrowth {
-		look := (want + sampler.BlockSize - 1) / sampler.BlockSize * sampler.BlockSize
+		look := roundUpToBlock(want)
 		if look < MinLookSamples || look > 2*want || look >= n {
 			break
 		}
 		looks = append([]Stage{{Samples: look}}, looks...)
 	}
+	if screen := roundUpToBlock(n / ScreenFraction); screen >= MinLookSamples && screen < n && !slices.Contains(looks, Stage{Samples: screen}) {
+		looks = append(looks, Stage{Samples: screen})
+		slices.SortFunc(looks, func(a, b Stage) int { return a.Samples - b.Samples })
+	}
 	return looks
+}
+
+// roundUpToBlock rounds n up to whole blocks of draws (sampler.BlockSize).
+func roundUpToBlock(n int) int {
+	return (n + sampler.BlockSize - 1) / sampler.BlockSize * sampler.BlockSize
 }
 
 // The quick look. Before its full screening, each run screens its
