@@ -603,7 +603,7 @@ func runOnce[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run,
 			}
 		}
 		rep.Details.Event, rep.Details.EventCounts, rep.Details.EventLevel = eventText(event, 1), countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
-		rep.event = &eventGroups{g: event, k: 1}
+		rep.event, rep.score = &eventGroups{g: event, k: 1}, learnedScore(event)
 		if len(curve.T) > 0 {
 			rep.Details.LossCurve = &LossCurve{T: curve.T, Loss: curve.Loss}
 		}
@@ -633,7 +633,7 @@ func runRenyi[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	}
 	out, err := search.Run(search.RDP(src, r.Lambda, p.Renyi, p.Confirmation.Samples, r.PerConfirmation()), cfg)
 	fill(rep, out, err, func(f search.RenyiFinding) {
-		rep.Details.Score = scoreOf(f.Grouping)
+		rep.Details.Score, rep.score = scoreOf(f.Grouping), learnedScore(f.Grouping)
 		if e := out.Named.AloneEvent; e != nil { // LowerBound is the event's
 			rep.Details.Event, rep.Details.EventCounts, rep.Details.EventLevel = aloneEventText(f), countsOfXY(e.Counts, out.Best.Reverse), e.Level
 			rep.Estimate = e.Estimate // the event's, which its bound is of
@@ -666,7 +666,7 @@ func runEvent[D any](rep *Report, src sampler.Source[D], p plan.Plan, r plan.Run
 	out, err := search.Run(search.Event(src, m, p.Confirmation.Samples, r.PerConfirmation(), r.Threshold), cfg)
 	fill(rep, out, err, func(f search.EventFinding) {
 		rep.Details.Score, rep.Details.Event = scoreOf(f.Groups), eventText(f.Groups, f.InEvent)
-		rep.event = &eventGroups{g: f.Groups, k: f.InEvent}
+		rep.event, rep.score = &eventGroups{g: f.Groups, k: f.InEvent}, learnedScore(f.Groups)
 		rep.Details.EventCounts, rep.Details.EventLevel = countsOfXY(out.Named.Counts, out.Best.Reverse), out.Named.Level
 	})
 	if err == nil {

@@ -34,7 +34,7 @@ type eventGroups struct {
 // contains says whether an output is in the event: a real output by its
 // cell, a discrete one by its value (a value the screening never saw by
 // the unlisted group). Outputs grouped by a learned score are never in
-// it, as a picture does not redraw the score.
+// it: shade their scores with scoreIn.
 func (e *eventGroups) contains(v any) bool {
 	if p := e.g.Partition; p != nil {
 		f, ok := v.(float64)
@@ -47,7 +47,22 @@ func (e *eventGroups) contains(v any) bool {
 	return group < e.k
 }
 
-// shadable says whether a picture can shade the event.
+// scoreIn says whether a learned score's value is in the event.
+func (e *eventGroups) scoreIn(score float64) bool {
+	p := e.g.Partition
+	return p != nil && p.Score != nil && e.g.OfCell[p.Cell(score)] < e.k
+}
+
+// learnedScore is the score a vector's grouping learned, or nil.
+func learnedScore(g stat.Grouping) *stat.Score {
+	if g.Partition == nil {
+		return nil
+	}
+	return g.Partition.Score
+}
+
+// shadable says whether a picture of the outputs themselves can shade
+// the event.
 func (e *eventGroups) shadable() bool {
 	return e != nil && (e.g.Partition == nil || e.g.Partition.Score == nil)
 }

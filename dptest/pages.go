@@ -298,8 +298,17 @@ func (r Report) distributions() (pages.Distributions, error) {
 			d.Marker = &t
 		}
 	case []float64:
-		d.Real, d.XLabel = true, "projection of the output on the difference of the two means"
-		d.X, d.Y = projected(xs, ys)
+		d.Real = true
+		if r.score == nil {
+			d.XLabel = "projection of the output on the difference of the two means"
+			d.X, d.Y = projected(xs, ys)
+			break
+		}
+		d.XLabel = "the learned score: " + shorten(r.Details.Score, maxScoreLabel)
+		d.X, d.Y = scored(r.score, xs), scored(r.score, ys)
+		if r.event != nil {
+			d.InEventReal = r.event.scoreIn
+		}
 	default:
 		d.Labels, d.CountX, d.CountY = counted(xs, ys)
 		if r.event.shadable() {
@@ -320,6 +329,18 @@ func floats(vs []any) []float64 {
 	out := make([]float64, len(vs))
 	for i, v := range vs {
 		out[i] = v.(float64)
+	}
+	return out
+}
+
+// maxScoreLabel is the longest score description an axis shows.
+const maxScoreLabel = 60
+
+// scored maps vectors to a learned score's values.
+func scored(sc *stat.Score, vs []any) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		out[i] = sc.Of(v.([]float64))
 	}
 	return out
 }
@@ -425,6 +446,9 @@ func (r Report) ordersPicture() (pages.OrdersPicture, error) {
 		case float64:
 			return stat.FromValues(floats(xs), floats(ys))
 		case []float64:
+			if r.score != nil {
+				return stat.FromValues(scored(r.score, xs), scored(r.score, ys))
+			}
 			px, py := projected(xs, ys)
 			return stat.FromValues(px, py)
 		}

@@ -76,6 +76,8 @@ type Report struct {
 	// event is the confirmed event, which they shade.
 	drawn *drawn
 	event *eventGroups
+	// score is the score a vector audit learned, which the pictures draw.
+	score *stat.Score
 	// defaultDomain: the audit searched the default domain (no pairs,
 	// neighbours or finder given).
 	defaultDomain bool
