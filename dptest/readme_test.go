@@ -6,8 +6,12 @@ package dptest_test
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
 	"github.com/dptest/dptest/dptest"
@@ -68,4 +72,19 @@ func TestClampedSalarySum(t *testing.T) {
 		return s + 100_000*r.ExpFloat64()*float64(1-2*r.IntN(2)) // ε = 1
 	}).WithNeighbors(fixtures.Substitution(person, 1, 20))
 	dptest.RequireDP(t, mech, 1)
+}
+
+// Every Go block of the README is in this file verbatim, so each runs as
+// a test: a block edited in the README and not here fails this test.
+func TestREADMEBlocksAreTested(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	require.NoError(t, err)
+	self, err := os.ReadFile("readme_test.go")
+	require.NoError(t, err)
+	blocks := strings.Split(string(readme), "```go\n")[1:]
+	require.NotEmpty(t, blocks)
+	for _, b := range blocks {
+		code := b[:strings.Index(b, "```")]
+		require.Contains(t, string(self), code, "a README block missing from readme_test.go")
+	}
 }
