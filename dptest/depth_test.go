@@ -61,3 +61,16 @@ func TestResolutionAsksForATighterPass(t *testing.T) {
 		require.EqualError(t, err, "dptest: Resolution needs a factor in (1, 1.5], got "+fmt.Sprint(f))
 	}
 }
+
+// A claim 20% under the truth is below the default resolution, but a
+// confirmed estimate a standard error above the claim is a sign of a
+// violation: no early look holds on it, and the planned look confirms
+// it. Fixed seeds; detected at each.
+func TestNoEarlyHoldOnASign(t *testing.T) {
+	g := mechanisms.Gaussian{Sigma: 5}
+	for _, seed := range []uint64{1, 2, 3} {
+		rep, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, 0.8*g.RDP(2), dptest.Seed(seed))
+		require.NoError(t, err)
+		require.Equal(t, dptest.Violated, rep.Verdict, "seed %d: %s", seed, rep)
+	}
+}

@@ -883,7 +883,7 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 			}
 		}
 	}
-	if th > 0 && unmatchedSeen(confirmed) {
+	if th > 0 && (unmatchedSeen(confirmed) || signAbove(confirmed, th)) {
 		return false
 	}
 	if z, ok := s.crit.(zeroHolder); ok && th == 0 && z.holdsAtZero() && s.cfg.ZeroHoldFrom > 0 && samples >= s.cfg.ZeroHoldFrom && !seenAbove(confirmed, 0) {
@@ -894,6 +894,24 @@ func (s *screening[D, F]) holdsAtLook(confirmed []Candidate[D, F], th, perConfir
 	}
 	below := holdTest(s.crit, th)
 	return below != nil && held(s.cands, confirmed, below)
+}
+
+// SignZ is how many standard errors a confirmed estimate must lie above
+// the claim to be a sign of a violation, which no early look holds on:
+// the planned look's draws may confirm it.
+const SignZ = 1
+
+// signAbove reports whether some confirmed event, first or second,
+// estimates the measure more than SignZ standard errors above th.
+func signAbove[D, F any](confirmed []Candidate[D, F], th float64) bool {
+	for _, c := range confirmed {
+		for _, sc := range c.Confirmations {
+			if sc.Estimate-SignZ*sc.StdErr > th || (sc.Second != nil && sc.Second.Estimate-SignZ*sc.Second.StdErr > th) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // seenAbove reports whether some confirmed event, first or second,
