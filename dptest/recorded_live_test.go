@@ -47,14 +47,18 @@ func TestRecordedAuditsMatchLiveAudits(t *testing.T) {
 		audits := map[string][2]func() (dptest.Report, error){
 			"RDP": {
 				func() (dptest.Report, error) { return dptest.AuditRDP(lapLive, 2, factor*lap.RDP(2), live...) },
-				func() (dptest.Report, error) { return dptest.AuditRecordedRDP(lapRec, 2, factor*lap.RDP(2), dptest.Seed(4)) },
+				func() (dptest.Report, error) {
+					return dptest.AuditRecordedRDP(lapRec, 2, factor*lap.RDP(2), dptest.Seed(4))
+				},
 			},
 			"DP": {
 				func() (dptest.Report, error) { return dptest.AuditDP(lapLive, factor, live...) },
 				func() (dptest.Report, error) { return dptest.AuditRecordedDP(lapRec, factor, dptest.Seed(4)) },
 			},
 			"ApproxDP": {
-				func() (dptest.Report, error) { return dptest.AuditApproxDP(lapLive, 0.5, min(factor*deltaHalf, 0.99), live...) },
+				func() (dptest.Report, error) {
+					return dptest.AuditApproxDP(lapLive, 0.5, min(factor*deltaHalf, 0.99), live...)
+				},
 				func() (dptest.Report, error) {
 					return dptest.AuditRecordedApproxDP(lapRec, 0.5, min(factor*deltaHalf, 0.99), dptest.Seed(4))
 				},
