@@ -4,7 +4,7 @@
 // μ, hold; the broken ones are violated, with the witness pair. A correct
 // claim may also be unresolved: it would skip. The command line runs it:
 //
-//	go run ./cmd/dptest demo                  # default sample sizes, about a minute
+//	go run ./cmd/dptest demo                  # default sample sizes, about half a minute
 //	go run ./cmd/dptest demo -short           # the sample sizes of go test -short
 //	go run ./cmd/dptest demo -report out/     # and write the HTML report
 //
