@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -180,18 +180,17 @@ func TestReportDirFromModuleRoot(t *testing.T) {
 func TestDefaultDomainHint(t *testing.T) {
 	lap := mechanisms.Laplace{B: 1}
 	opts := []dptest.Option{dptest.Samples(20_000), dptest.Seed(1)}
-	var logs []string
-	logf := func(format string, args ...any) { logs = append(logs, format) }
-	var once sync.Once
+	var hinted atomic.Bool
 	defaulted, err := dptest.AuditDP(dptest.Continuous(lap.Sample), 2, opts...)
 	require.NoError(t, err)
-	dptest.HintDefaultDomain(&once, defaulted, logf)
-	dptest.HintDefaultDomain(&once, defaulted, logf)
-	require.Len(t, logs, 1, "once")
+	rec := &recorder{}
+	dptest.HintDefaultDomain(rec, &hinted, defaulted)
+	dptest.HintDefaultDomain(rec, &hinted, defaulted)
+	require.Len(t, rec.logs, 1, "once")
 
-	logs, once = nil, sync.Once{}
+	rec, hinted = &recorder{}, atomic.Bool{}
 	given, err := dptest.AuditDP(dptest.Continuous(lap.Sample).WithPairs(fixtures.Canonical(10)), 2, opts...)
 	require.NoError(t, err)
-	dptest.HintDefaultDomain(&once, given, logf)
-	require.Empty(t, logs)
+	dptest.HintDefaultDomain(rec, &hinted, given)
+	require.Empty(t, rec.logs)
 }

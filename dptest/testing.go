@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,16 +59,21 @@ Your records' range and neighbour relation decide the verdict. Declare them, e.g
     m.WithNeighbors(fixtures.Substitution(rapid.Float64Range(0, 100), 1, 20))
 or give pairs with dptest.Pairs. See "Choosing neighbours" in the README.`
 
-// defaultDomainHint logs DefaultDomainHint once per test binary: the
-// issue of a default domain is the binary's, not each audit's. It is the
-// package's one piece of state beyond its flags.
-var defaultDomainHint sync.Once
+// defaultDomainHinted says whether DefaultDomainHint was logged: it is
+// logged once per test binary, as the default domain is the binary's
+// issue, not each audit's. It is the package's one piece of state beyond
+// its flags.
+var defaultDomainHinted atomic.Bool
 
-// hintDefaultDomain logs DefaultDomainHint through logf, once per once,
-// if the audit searched the default domain.
-func hintDefaultDomain(once *sync.Once, rep Report, logf func(string, ...any)) {
-	if rep.defaultDomain {
-		once.Do(func() { logf("%s", DefaultDomainHint) })
+// hintDefaultDomain logs DefaultDomainHint to t, unless hinted says it
+// was, if the audit searched the default domain. The log line names the
+// test's own line.
+func hintDefaultDomain(t CheckT, hinted *atomic.Bool, rep Report) {
+	if h, ok := t.(tb.Helper); ok {
+		h.Helper()
+	}
+	if rep.defaultDomain && hinted.CompareAndSwap(false, true) {
+		logger(t)("%s", DefaultDomainHint)
 	}
 }
 
@@ -96,7 +101,7 @@ func checkOr[D any](t CheckT, m Mechanism[D], c plan.Claim, opts []Option, fatal
 		}
 	}
 	rep, _ := audit(m, c, opts, e)
-	hintDefaultDomain(&defaultDomainHint, rep, e.logf)
+	hintDefaultDomain(t, &defaultDomainHinted, rep)
 	if rep.Details.ReportError != "" {
 		t.Errorf("dptest: the report directory could not be written: %s", rep.Details.ReportError)
 		report(t, rep, fatal)
