@@ -237,10 +237,10 @@ func (r Report) valueLoss() (pages.ValueLoss, error) {
 		return pages.ValueLoss{}, fmt.Errorf("the criterion estimates no loss curve for these outputs")
 	}
 	cp, cq := d.CountX, d.CountY
+	np, nq := float64(len(r.drawn.xs)), float64(len(r.drawn.ys)) // every output is counted under one label
 	if r.reversed() {
-		cp, cq = cq, cp
+		cp, cq, np, nq = cq, cp, nq, np
 	}
-	np, nq := float64(total(cp)), float64(total(cq))
 	v := pages.ValueLoss{Eps: r.Claim.Value}
 	for i, l := range d.Labels {
 		if cp[i] >= minValueCount && cq[i] >= minValueCount && len(v.Labels) < pages.MaxBars {
@@ -252,14 +252,6 @@ func (r Report) valueLoss() (pages.ValueLoss, error) {
 		return v, fmt.Errorf("no value seen %d times on each side", minValueCount)
 	}
 	return v, nil
-}
-
-func total(c []int) int {
-	n := 0
-	for _, k := range c {
-		n += k
-	}
-	return n
 }
 
 // drawnText says where the pictures' outputs came from.
