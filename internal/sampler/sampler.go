@@ -48,6 +48,9 @@ type Stream struct {
 	// Records, if not nil, serves the draws in place of the mechanism:
 	// outputs recorded elsewhere (see [Records]).
 	Records any
+	// Elsewhere, if not nil and given the draw's dataset, makes the draws
+	// on other machines when their statistic can travel (see [Elsewhere]).
+	Elsewhere *Elsewhere
 }
 
 // ErrStopped reports draws ended early because the stream's Stop channel
@@ -104,6 +107,11 @@ type Statistic[O, S any] interface {
 func Draw[O any, S Statistic[O, S]](s Stream, n int, draw func(*rand.Rand) O, check func(O) error, newStat func() S) (S, error) {
 	if s.Records != nil {
 		return drawRecorded(s, n, check, newStat)
+	}
+	if s.Elsewhere != nil && s.Elsewhere.data != nil {
+		if out, sent, err := drawElsewhere(s, n, newStat); sent || err != nil {
+			return out, err
+		}
 	}
 	workers := s.Workers
 	if workers <= 0 {

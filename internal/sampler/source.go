@@ -96,7 +96,7 @@ type realSource[D any] struct {
 }
 
 func (s realSource[D]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
-	s.streams = streams{stop, workers, calls, s.records}
+	s.streams = streams{stop, workers, calls, s.records, s.elsewhere}
 	return s
 }
 
@@ -251,7 +251,7 @@ type discreteSource[D any, O comparable] struct {
 }
 
 func (s discreteSource[D, O]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
-	s.streams = streams{stop, workers, calls, s.records}
+	s.streams = streams{stop, workers, calls, s.records, s.elsewhere}
 	return s
 }
 
@@ -263,11 +263,13 @@ type streams struct {
 	workers int
 	calls   *atomic.Int64
 	records any // serves every stream, if not nil (see Records)
+	// elsewhere, if not nil, makes the counting draws (see Elsewhere).
+	elsewhere *Elsewhere
 }
 
 // stream is stream seed of the source, its first from draws skipped.
 func (s streams) stream(seed uint64, from int) Stream {
-	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from, Calls: s.calls, Records: s.records}
+	return Stream{Seed: seed, Stop: s.stop, Workers: s.workers, From: from, Calls: s.calls, Records: s.records, Elsewhere: s.elsewhere}
 }
 
 func (discreteSource[D, O]) Kind() string { return "discrete" }
@@ -359,7 +361,14 @@ func drawBoth[D, O any, S Statistic[O, S]](st Stream, x, y D, n int, f func(*ran
 // of st's seed into statistics of one kind.
 func drawPair[D, O any, S Statistic[O, S]](st Stream, idX, idY uint64, x, y D, n int, f func(*rand.Rand, D) O, check func(O) error, newStat func() S) (sx, sy S, err error) {
 	side := func(id uint64, d D) (S, error) {
+		st := st
 		st.ID = id
+		if st.Elsewhere != nil {
+			var err error
+			if st.Elsewhere, err = st.Elsewhere.on(d); err != nil {
+				return *new(S), err
+			}
+		}
 		return Draw(st, n, func(r *rand.Rand) O { return f(r, d) }, check, newStat)
 	}
 	if sx, err = side(idX, x); err != nil {

@@ -61,7 +61,7 @@ type vectorSource[D any] struct {
 }
 
 func (s vectorSource[D]) withStreams(stop <-chan struct{}, workers int, calls *atomic.Int64) Source[D] {
-	s.streams = streams{stop, workers, calls, s.records}
+	s.streams = streams{stop, workers, calls, s.records, s.elsewhere}
 	return s
 }
 

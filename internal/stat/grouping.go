@@ -42,6 +42,8 @@ type GroupCounts[O comparable] struct {
 	// ofCell[k] per grouping.
 	cell   func(O) int
 	ofCell [][]int
+	// groupings are those counted, for statistics shipped elsewhere.
+	groupings []Grouping
 }
 
 // NewGroupCounts compiles groupings for outputs of type O: a grouping of
@@ -59,7 +61,7 @@ func NewGroupCounts[O comparable](gs []Grouping) (func() *GroupCounts[O], error)
 	}
 	cell, ofCell := sharedCells[O](gs)
 	return func() *GroupCounts[O] {
-		c := &GroupCounts[O]{In: make([][]int64, len(gs)), tally: tally, cell: cell, ofCell: ofCell}
+		c := &GroupCounts[O]{In: make([][]int64, len(gs)), tally: tally, cell: cell, ofCell: ofCell, groupings: gs}
 		for k, g := range gs {
 			c.In[k] = make([]int64, g.Groups)
 		}
