@@ -1,6 +1,6 @@
 // Command doccheck holds the project's documentation to two rules: the
 // README is at most MaxReadmeBytes long, and no sentence of README.md or
-// docs/*.md has more than MaxSentenceWords words.
+// docs/*.md or beam/README.md has more than MaxSentenceWords words.
 //
 // Run it from the module root, or give the root as its one argument:
 //
@@ -220,8 +220,9 @@ func CheckSize(name string, size int) []Violation {
 		Msg: fmt.Sprintf("%d bytes (at most %d)", size, MaxReadmeBytes)}}
 }
 
-// Check applies both rules to README.md and docs/*.md under root. File
-// names in the violations are relative to root.
+// Check applies both rules to README.md, and the sentence rule to
+// docs/*.md and beam/README.md (if present), under root. File names in
+// the violations are relative to root.
 func Check(root string) ([]Violation, error) {
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -234,12 +235,16 @@ func Check(root string) ([]Violation, error) {
 		return nil, err
 	}
 	sort.Strings(docs)
+	if _, err := os.Stat(filepath.Join(root, "beam", "README.md")); err == nil {
+		docs = append(docs, filepath.Join(root, "beam", "README.md"))
+	}
 	for _, path := range docs {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		name := filepath.ToSlash(filepath.Join("docs", filepath.Base(path)))
+		name, _ := filepath.Rel(root, path)
+		name = filepath.ToSlash(name)
 		out = append(out, CheckSentences(name, string(bytes.ToValidUTF8(b, []byte("?"))))...)
 	}
 	return out, nil
