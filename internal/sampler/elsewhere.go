@@ -121,6 +121,8 @@ type result struct {
 	Failed    bool
 	FailIndex int64
 	FailCause string
+	// NotCountable: the failure is stat.ErrNotCountable's.
+	NotCountable bool
 	Counts    stat.CountsState
 	NoValues  bool // statGridded: too many distinct values to count
 	Values    []byte
@@ -137,6 +139,22 @@ func encode(v any) ([]byte, error) {
 
 func decode(data []byte, v any) error {
 	return gob.NewDecoder(bytes.NewReader(data)).Decode(v)
+}
+
+// failedElsewhere is a draw's failure on a worker: its message, and
+// whether it was stat.ErrNotCountable's.
+type failedElsewhere struct {
+	cause        string
+	notCountable bool
+}
+
+func (e failedElsewhere) Error() string { return e.cause }
+
+func (e failedElsewhere) Unwrap() error {
+	if e.notCountable {
+		return stat.ErrNotCountable
+	}
+	return nil
 }
 
 // TaskBlocks returns the blocks of an encoded task: first to last−1.
@@ -184,7 +202,7 @@ func drawElsewhere[O any, S Statistic[O, S]](s Stream, n int, newStat func() S) 
 		s.Calls.Add(r.Calls)
 	}
 	if r.Failed {
-		return out, true, &BlockError{Index: r.FailIndex, Err: errors.New(r.FailCause)}
+		return out, true, &BlockError{Index: r.FailIndex, Err: failedElsewhere{r.FailCause, r.NotCountable}}
 	}
 	if r.Empty {
 		return out, true, errors.New("draws elsewhere: the executor made no blocks")
@@ -247,6 +265,7 @@ func runBlocks[O any, S Statistic[O, S]](st Stream, n, first, last int, acc S, d
 		if err != nil {
 			r.Calls++
 			r.Failed, r.FailIndex, r.FailCause = true, int64(b)*BlockSize+int64(done), err.Error()
+			r.NotCountable = errors.Is(err, stat.ErrNotCountable)
 			break
 		}
 	}

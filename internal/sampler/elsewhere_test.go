@@ -126,14 +126,24 @@ func TestFailuresElsewhereNameTheDraw(t *testing.T) {
 	_, errHere := Discrete(f).Sample(2, 0, 1, 8*BlockSize, 0)
 	there, _ := elsewhere(t, Discrete(f), f)
 	_, errThere := there.Sample(2, 0, 1, 8*BlockSize, 0)
-	var here, elsewhere *BlockError
+	var here, there1 *BlockError
 	require.ErrorAs(t, errHere, &here)
-	require.ErrorAs(t, errThere, &elsewhere)
-	require.Equal(t, here.Index, elsewhere.Index)
-	require.Equal(t, here.Err.Error(), elsewhere.Err.Error())
+	require.ErrorAs(t, errThere, &there1)
+	require.Equal(t, here.Index, there1.Index)
+	require.Equal(t, here.Err.Error(), there1.Err.Error())
 	var de *DrawError
 	require.ErrorAs(t, errThere, &de)
 	require.Equal(t, "Y", de.Dataset)
+
+	nan := func(r *rand.Rand, x int) float64 {
+		if r.IntN(bad) == 0 {
+			return math.NaN()
+		}
+		return 0
+	}
+	there2, _ := elsewhere(t, Discrete(nan), nan)
+	_, err := there2.Sample(2, 0, 1, 8*BlockSize, 0)
+	require.ErrorIs(t, err, stat.ErrNotCountable)
 }
 
 // What cannot travel is an error, not a draw made quietly here.
