@@ -123,12 +123,12 @@ type result struct {
 	FailCause string
 	// NotCountable: the failure is stat.ErrNotCountable's.
 	NotCountable bool
-	Counts    stat.CountsState
-	NoValues  bool // statGridded: too many distinct values to count
-	Values    []byte
-	ValuesN   int64
-	Groups    [][]int64
-	GroupsN   int64
+	Counts       stat.CountsState
+	NoValues     bool // statGridded: too many distinct values to count
+	Values       []byte
+	ValuesN      int64
+	Groups       [][]int64
+	GroupsN      int64
 }
 
 func encode(v any) ([]byte, error) {
