@@ -17,7 +17,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	"github.com/dptest/dptest/dptest"
-	"github.com/dptest/dptest/internal/sampler"
 )
 
 // Sampler is a mechanism Beam workers can run: a struct type whose
@@ -78,7 +77,7 @@ type Tally struct{ Pipelines, Blocks atomic.Int64 }
 func Counted(t *Tally) Option { return func(c *config) { c.tally = t } }
 
 // Defaults: how many blocks of draws one element of a pipeline makes (a
-// block is sampler.BlockSize draws), and the fewest blocks a draw must
+// block is dptest.BlockSize draws), and the fewest blocks a draw must
 // span to run as a pipeline. Smaller draws cost less here than a
 // pipeline's start.
 const (
@@ -210,20 +209,20 @@ type drawFn[D any, O comparable, M Sampler[D, O]] struct {
 }
 
 func (f *drawFn[D, O, M]) ProcessElement(b blockRange) ([]byte, error) {
-	return sampler.RunTask(f.Task, f.Mech.Sample, b.First, b.Last)
+	return dptest.RunTask(f.Task, f.Mech.Sample, b.First, b.Last)
 }
 
 // mergeFn merges the elements' counts.
 type mergeFn[O comparable] struct{ Task []byte }
 
-func (f *mergeFn[O]) CreateAccumulator() []byte { return sampler.EmptyResult() }
+func (f *mergeFn[O]) CreateAccumulator() []byte { return dptest.EmptyTaskResult() }
 
 func (f *mergeFn[O]) AddInput(acc, in []byte) ([]byte, error) {
-	return sampler.MergeResults[O](f.Task, acc, in)
+	return dptest.MergeTaskResults[O](f.Task, acc, in)
 }
 
 func (f *mergeFn[O]) MergeAccumulators(a, b []byte) ([]byte, error) {
-	return sampler.MergeResults[O](f.Task, a, b)
+	return dptest.MergeTaskResults[O](f.Task, a, b)
 }
 
 func (f *mergeFn[O]) ExtractOutput(acc []byte) []byte { return acc }

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dptest/dptest/dptest"
-	"github.com/dptest/dptest/internal/sampler"
 	"github.com/dptest/dptest/mechanisms"
 )
 
@@ -21,13 +20,13 @@ type inBundles[D any, O comparable] struct {
 
 func (b *inBundles[D, O]) Execute(task []byte, first, last int) ([]byte, error) {
 	b.tasks++
-	merged := sampler.EmptyResult()
+	merged := dptest.EmptyTaskResult()
 	for hi := last; hi > first; hi -= 3 {
-		r, err := sampler.RunTask(task, b.f, max(first, hi-3), hi)
+		r, err := dptest.RunTask(task, b.f, max(first, hi-3), hi)
 		if err != nil {
 			return nil, err
 		}
-		if merged, err = sampler.MergeResults[O](task, merged, r); err != nil {
+		if merged, err = dptest.MergeTaskResults[O](task, merged, r); err != nil {
 			return nil, err
 		}
 	}
