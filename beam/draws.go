@@ -58,6 +58,13 @@ func Discrete[D any, O comparable, M Sampler[D, O]](m M, opts ...Option) dptest.
 	return dptest.DrawnElsewhere(dptest.Discrete(m.Sample), ex, ex.cfg.minBlocks)
 }
 
+// NewExecutor returns the Beam executor of m's draws, which Real and
+// Discrete use, for dptest.DrawnElsewhere. An error of m or of the
+// options is returned by every draw.
+func NewExecutor[D any, O comparable, M Sampler[D, O]](m M, opts ...Option) dptest.Executor {
+	return newExecutor[D, O](m, opts)
+}
+
 // Option configures where and how the draws run.
 type Option func(*config)
 
