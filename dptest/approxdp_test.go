@@ -31,6 +31,7 @@ func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) 
 // below runs at confidence 1 − 10⁻⁴ with a fixed seed: a correct claim
 // fails with probability at most 10⁻⁴.
 func TestApproxDPOfTheGaussianMechanism(t *testing.T) {
+	t.Parallel()
 	g := mechanisms.Gaussian{Sigma: 0.5}
 	m := dptest.Continuous(g.Sample)
 	delta := gaussianDelta(0.5, 1) // 0.5099
@@ -64,6 +65,7 @@ func TestApproxDPOfTheGaussianMechanism(t *testing.T) {
 // claim (1, 0.05) holds; (1, 0.03) fails, on an event the other dataset
 // never produces when the witness is 1 unit against 0. Discrete outputs.
 func TestApproxDPOfPartitionSelection(t *testing.T) {
+	t.Parallel()
 	m := partitionSelection()
 	rep, err := dptest.AuditApproxDP(m, 1, 0.05, opts(dptest.Seed(4))...)
 	require.NoError(t, err)
@@ -139,8 +141,11 @@ func TestApproxDPSeesAnAtomOfExactReleases(t *testing.T) {
 // held standard error, seed 2 here bounds 0.0075. Fixed seeds and a
 // million draws per side, -short too (about 6 s); a bound under 0.0085
 // came in 2 of 80 audits at other seeds (one inconclusive), so another
-// choice of the three seeds fails with probability about 0.08.
+// choice of the three seeds fails with probability about 0.08. Under
+// -short seed 1 alone runs (about 3 s); another single seed fails with
+// probability about 0.025.
 func TestApproxDPOfARawReleaseAtItsDelta(t *testing.T) {
+	t.Parallel()
 	lap := mechanisms.Laplace{B: 1}
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		if r.Float64() < 0.01 {
@@ -152,7 +157,7 @@ func TestApproxDPOfARawReleaseAtItsDelta(t *testing.T) {
 		}
 		return lap.Sample(r, x)
 	})
-	for seed := uint64(1); seed <= 3; seed++ {
+	for _, seed := range shortFirst[uint64](1, 2, 3) {
 		rep, err := dptest.AuditApproxDP(m, 1, 0.0101, dptest.Seed(seed), dptest.Samples(1_000_000))
 		require.NoError(t, err, "seed %d", seed)
 		require.Greater(t, rep.LowerBound, 0.0085, "seed %d, the atom's bound: %s", seed, rep)
@@ -166,6 +171,7 @@ func TestApproxDPOfARawReleaseAtItsDelta(t *testing.T) {
 // divergence is p − e^ε(1 − p), p = e^{ε₀}/(1 + e^{ε₀}), the records that
 // agree adding nothing. Values of a uint64.
 func TestApproxDPOfRandomizedResponse(t *testing.T) {
+	t.Parallel()
 	rr := mechanisms.RandomizedResponse{Eps0: 2, M: 10}
 	m := dptest.Discrete(rr.Sample)
 	p := math.Exp(2) / (1 + math.Exp(2))
@@ -212,6 +218,7 @@ func TestApproxDPWithATinyDeltaIsInconclusive(t *testing.T) {
 // The Gaussian mechanism is μ-GDP at μ = Δ/σ exactly: the estimate
 // recovers μ within 5%, the claim passes, and μ/1.5 fails.
 func TestGDPOfTheGaussianMechanism(t *testing.T) {
+	t.Parallel()
 	g := mechanisms.Gaussian{Sigma: 0.5}
 	m := dptest.Continuous(g.Sample)
 	rep, err := dptest.AuditGDP(m, 2, opts(dptest.Seed(11))...)
@@ -270,6 +277,7 @@ func gaussianWithAtomOfX(rate int) dptest.Mechanism[[]float64] {
 // producing it once in about 5·10⁶ draws): the GDP audit passes, and its
 // report (Details.Alone) says what it saw and what would refute the claim.
 func TestGDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
+	t.Parallel()
 	m := gaussianWithAtomOfX(1000)
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(3), dptest.Candidates(0))
 	require.NoError(t, err)
@@ -384,11 +392,13 @@ func requireNotRed(t *testing.T, rep dptest.Report, err error, claim float64) {
 // 0.49 beside the claim's tests (hockey.Measure.ShownBeside), under μ,
 // and the audits pass or, where the planned look's level leaves a
 // margin unresolved, say so. The claim at μ/1.5 fails. Each audit
-// fails a correct claim with probability at most 10⁻⁴.
+// fails a correct claim with probability at most 10⁻⁴. Under -short the
+// claim at μ runs at the first seed alone.
 func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
+	t.Parallel()
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20)}
 	m := roundedGaussian(2)
-	for _, seed := range []uint64{10, 19} {
+	for _, seed := range shortFirst[uint64](10, 19) {
 		rep, err := dptest.AuditGDP(m, 0.5, append(full, dptest.Seed(seed))...)
 		requireNotRed(t, rep, err, 0.5)
 	}
@@ -406,8 +416,9 @@ func TestGDPOfARoundedGaussianAtItsExactMu(t *testing.T) {
 // either side's draws are beyond the other's: the audits pass (counted
 // whole, most ended inconclusive, at a million draws and at four), and
 // μ/1.5 is detected. Each audit fails a correct claim with probability at
-// most 10⁻⁴.
+// most 10⁻⁴. Under -short the claim at μ runs at the first seed alone.
 func TestGDPOfATwoSidedGeometricAtItsExactMu(t *testing.T) {
+	t.Parallel()
 	const b = 3.0
 	a := math.Exp(-1 / b)
 	mass := func(k int) float64 { return (1 - a) / (1 + a) * math.Pow(a, math.Abs(float64(k))) }
@@ -425,7 +436,7 @@ func TestGDPOfATwoSidedGeometricAtItsExactMu(t *testing.T) {
 	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: 1}
 	m := dptest.Discrete(func(r *rand.Rand, x []int) int64 { return dl.Sample(r, int64(len(x))) }).WithNeighbors(histogramPairs())
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20)}
-	for _, seed := range []uint64{1, 3, 4} {
+	for _, seed := range shortFirst[uint64](1, 3, 4) {
 		rep, err := dptest.AuditGDP(m, mu, append(full, dptest.Seed(seed))...)
 		require.NoError(t, err, "seed %d", seed)
 		require.False(t, (rep.Verdict == dptest.Violated), "%s", rep)
@@ -443,6 +454,8 @@ func TestGDPOfATwoSidedGeometricAtItsExactMu(t *testing.T) {
 // first version compared what they could show with 1.5·μ, and passed
 // these).
 func TestGDPOnUniqueOutputsOfBothDatasets(t *testing.T) {
+	skipShort(t, "three audits of a million draws per side, about 3 s", "TestGDPOnOutputsNeverSeenTwice", "internal/hockey's TestShownBeside")
+	t.Parallel()
 	for _, c := range []struct{ mu, share float64 }{{0.5, 1e-4}, {1, 1.5e-3}, {2, 0.02}} {
 		m := dptest.Discrete(func(r *rand.Rand, x []int) string {
 			if r.Float64() < c.share {
@@ -468,6 +481,7 @@ func TestGDPOnUniqueOutputsOfBothDatasets(t *testing.T) {
 // 1.046 within 1.5× the claim); at its exact μ and its exact RDP it passes. Each passing
 // audit fails a correct claim with probability at most 10⁻⁴.
 func TestDiscreteGaussianIsNotOneOverSigmaGDP(t *testing.T) {
+	t.Parallel()
 	for _, sigma := range []float64{0.5, 1} {
 		dg := mechanisms.DiscreteGaussian{Sigma: sigma, Sensitivity: 1}
 		m := dptest.Discrete(func(r *rand.Rand, x []int) int64 { return dg.Sample(r, int64(len(x))) }).WithNeighbors(histogramPairs())
@@ -520,6 +534,8 @@ func farValues(mu, s, ratio float64, k int) dptest.Mechanism[[]int] {
 // violation a million draws can show, and the audit must not pass: it
 // ends suspect on the values the screening never saw.
 func TestGDPOnIntegersTheScreeningNeverSaw(t *testing.T) {
+	skipShort(t, "three audits of a million draws per side, about 1.5 s", "TestGDPOnOutputsNeverSeenTwice", "TestApproxDPOnOutputsNeverSeenTwice", "internal/hockey's TestShownBeside")
+	t.Parallel()
 	full := []dptest.Option{dptest.Samples(1_000_000), dptest.Candidates(20), dptest.Seed(2)}
 	rep, err := dptest.AuditGDP(farValues(0.5, 3e-4, 1, 30), 0.5, full...)
 	requireNotRed(t, rep, err, 0.5)
@@ -545,6 +561,7 @@ func TestGDPOnIntegersTheScreeningNeverSaw(t *testing.T) {
 // show no more than μ beside it, and the claim passes (a first version
 // capped their P(E) at 1 and read them as +∞ there).
 func TestGDPOnOutputsNeverSeenTwice(t *testing.T) {
+	t.Parallel()
 	m := uniqueOutputsOfEach()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditGDP(m, 1, dptest.Samples(200_000), pair, dptest.Seed(18))
@@ -570,6 +587,7 @@ func TestGDPOnOutputsNeverSeenTwice(t *testing.T) {
 // Laplace, the best threshold test) and μ/1.5. Each audit fails a correct
 // claim with probability at most 10⁻⁴.
 func TestApproxDPAndGDPOfAWideDiscreteLaplace(t *testing.T) {
+	t.Parallel()
 	const b, shift, eps = 1000, 1000, 0.5
 	const w = 60 * b
 	mass := func(k int) float64 { return math.Exp(-math.Abs(float64(k)) / b) }
@@ -659,6 +677,7 @@ func TestApproxDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
 // an output only X produces, with probability 3δ, at ε = 5 (where even a
 // count of 0 on Y leaves Q(E) ≤ 5.6·10⁻⁶, e⁵ times that 8.4·10⁻⁴ > δ).
 func TestApproxDPAtALargeEpsilonIsNotPassedSilently(t *testing.T) {
+	t.Parallel()
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
 		for _, v := range x {
@@ -704,6 +723,7 @@ func uniqueOutputsOfEach() dptest.Mechanism[[]float64] {
 // no table of values can tell them apart, and a claim of δ = 0.01 must
 // not pass.
 func TestApproxDPOnOutputsNeverSeenTwice(t *testing.T) {
+	t.Parallel()
 	m := uniqueOutputsOfEach()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditApproxDP(m, 1, 0.01, dptest.Samples(200_000), pair, dptest.Seed(18))
@@ -726,6 +746,7 @@ func requireUnseenUniques(t *testing.T, rep dptest.Report, err error) {
 // A very private mechanism claimed at a larger μ passes with a finite
 // resolution; (ε, 0) is pure DP, reported as such, Region applying.
 func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
+	t.Parallel()
 	rep, err := dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 40}.Sample), 0.5, opts(dptest.Seed(19))...)
 	require.NoError(t, err)
 	require.False(t, (rep.Verdict == dptest.Violated))
@@ -747,6 +768,7 @@ func TestGDPOfAVeryPrivateMechanismAndApproxDPAtDeltaZero(t *testing.T) {
 // counts would show it (about 2.5 million per side, where about half the
 // audits would; 3 million do, with this seed).
 func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
+	t.Parallel()
 	m := gaussianWithAtomOfX(200)
 	rep, err := dptest.AuditGDP(m, 2, dptest.Seed(1), dptest.Candidates(0), dptest.Samples(1_000_000))
 	var why *dptest.OneSidedEvent
@@ -767,6 +789,7 @@ func TestGDPInconclusiveOnAnOutputOfOneDatasetAlone(t *testing.T) {
 // at 10⁵ draws per side, about 2·Φ⁻¹(1 − 10⁻⁴)) is inconclusive, and says
 // so rather than printing an infinite resolution.
 func TestGDPClaimBeyondTheDraws(t *testing.T) {
+	t.Parallel()
 	_, err := dptest.AuditGDP(dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample), 9, dptest.Seed(1), dptest.Samples(100_000))
 	var why *dptest.ClaimBeyondReach
 	require.ErrorAs(t, err, &why)

@@ -41,6 +41,7 @@ func TestNightlyRunsToThePlannedLook(t *testing.T) {
 // the claim: the audit spends more draws for a tighter pass. A factor
 // outside (1, ResolutionFactor] is refused.
 func TestResolutionAsksForATighterPass(t *testing.T) {
+	t.Parallel()
 	g := mechanisms.Gaussian{Sigma: 1}
 	m := dptest.Continuous(g.Sample)
 	n := dptest.Samples(200_000)
@@ -67,6 +68,7 @@ func TestResolutionAsksForATighterPass(t *testing.T) {
 // violation: no early look holds on it, and the planned look confirms
 // it. Fixed seeds; detected at each.
 func TestNoEarlyHoldOnASign(t *testing.T) {
+	t.Parallel()
 	g := mechanisms.Gaussian{Sigma: 5}
 	for _, seed := range []uint64{1, 2, 3} {
 		rep, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, 0.8*g.RDP(2), dptest.Seed(seed))

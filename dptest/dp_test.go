@@ -27,9 +27,11 @@ func scalarPairs(pairs ...[2]float64) dptest.Option {
 }
 
 // Correct mechanisms pass RequireDP at their exact ε, on the continuous and
-// the discrete path (default confidence 1 − 10⁻⁴, fixed seeds: see fast).
+// the discrete path (default confidence 1 − 10⁻⁴, fixed seeds: see fast),
+// at ε = 0.2 and 1.5; under -short at ε = 0.2 alone.
 func TestDPCorrectMechanismsPass(t *testing.T) {
-	for _, eps := range []float64{0.2, 1.5} {
+	t.Parallel()
+	for _, eps := range shortFirst(0.2, 1.5) {
 		lap := mechanisms.Laplace{B: 1 / eps}
 		t.Run("laplace", dptest.MakeDP(dptest.Continuous(lap.Sample), eps, fast...))
 		rnm := mechanisms.ReportNoisyMax{Eps: eps}
@@ -65,6 +67,7 @@ func dpFailing[D any](t *testing.T, m dptest.Mechanism[D], eps float64, o ...dpt
 }
 
 func TestDPBrokenMechanismsFail(t *testing.T) {
+	t.Parallel()
 	const eps = 0.7
 	t.Run("laplace-half-noise", func(t *testing.T) {
 		rep := dpFailing(t, dptest.Continuous(mechanisms.Laplace{B: 0.5 / eps}.Sample), eps, fast...)
@@ -103,6 +106,7 @@ func TestDPBrokenMechanismsFail(t *testing.T) {
 // look, and above the claim at the first look that confirms it; until
 // then it too ended inconclusive there and the cross-check found it).
 func TestDPCrossChecksAfterAnInconclusiveLocalRun(t *testing.T) {
+	t.Parallel()
 	p := fixtures.Pair[[]float64]{X: []float64{1, 0}, Y: []float64{0, 1}}
 	m := dptest.Discrete(mechanisms.SVT5{Eps: 0.01}.Sample)
 	for _, seed := range []uint64{3, 5} {
@@ -141,6 +145,7 @@ func TestDPDoesNotClaimAResolutionItLacks(t *testing.T) {
 }
 
 func TestDPReport(t *testing.T) {
+	t.Parallel()
 	lap := mechanisms.Laplace{B: 1}
 	rep, err := dptest.AuditDP(dptest.Continuous(lap.Sample), 1, opts(dptest.Seed(3))...)
 	require.NoError(t, err)
@@ -192,6 +197,7 @@ func TestDPReproducibleAcrossGOMAXPROCS(t *testing.T) {
 }
 
 func TestDataCentricDP(t *testing.T) {
+	t.Parallel()
 	// Report noisy max at ε = 1.5 on q = 0⁶ against all its neighbours in
 	// {0,1}⁶: the data-centric level is about half of ε ([AKD22], Fig. 5).
 	rnm := mechanisms.ReportNoisyMax{Eps: 1.5}
@@ -299,6 +305,7 @@ func TestDPCrossCheckFailureText(t *testing.T) {
 // a loss at the peak, keeping half of it and at most three quarters of
 // either side's outputs; elsewhere it is the blocks near the peak's loss.
 func TestDPDoesNotClaimAResolutionItLacksOnRealOutputs(t *testing.T) {
+	t.Parallel()
 	p := fixtures.Pair[[]float64]{X: []float64{0, 0, 0, 0, 0, 1}, Y: []float64{1, 1, 1, 1, 1, 0}}
 	m := svt3Release(0.01)
 	rep, err := dptest.AuditDP(m, 0.01, dptest.Pairs(p), dptest.Candidates(0), dptest.Samples(100_000), dptest.Seed(786725796676770349))
@@ -333,6 +340,7 @@ func TestDPDoesNotPassOnAnEventOfMostOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5·10⁵ draws per side: about 5 s")
 	}
+	t.Parallel()
 	p := fixtures.Pair[[]float64]{X: []float64{0, 0, 0, 0, 0, 1}, Y: []float64{1, 1, 1, 1, 1, 0}}
 	m := svt3Release(0.01)
 	rep, err := dptest.AuditDP(m, 0.01, dptest.Pairs(p), dptest.Candidates(0), dptest.Samples(500_000), dptest.Seed(13809611144571317007))
@@ -369,6 +377,7 @@ func TestDPFindsALargerLossOnARarerValue(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10⁶ draws per side: about 2 s")
 	}
+	t.Parallel()
 	p := math.Exp(0.1) / (1 + math.Exp(0.1))
 	m := dptest.Discrete(func(r *rand.Rand, x []float64) int {
 		ones := 0
@@ -424,11 +433,18 @@ func TestDPOfAnAsymmetricBitPasses(t *testing.T) {
 // (37 and 39 with an interval chosen on one half; 18 at 100–139 without
 // the deep screening); 964 of seeds 1–1,000, against 943. 36 or more must
 // detect it (at the rate 964/1000, fewer has probability about 0.014).
+// Under -short seeds 1–20 run, and 17 or more must (fewer has
+// probability about 0.005).
 func TestDPDeepScreeningPlacesANarrowPeak(t *testing.T) {
+	t.Parallel()
+	audits, mustDetect := 40, 36
+	if testing.Short() {
+		audits, mustDetect = 20, 17
+	}
 	m := dptest.Continuous(mechanisms.NonDPLaplace2{Eps: 1}.Sample)
 	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}
 	detected, deep := 0, 0
-	for seed := uint64(1); seed <= 40; seed++ {
+	for seed := uint64(1); seed <= uint64(audits); seed++ {
 		rep, err := dptest.AuditDP(m, 1, dptest.Pairs(pair), dptest.Candidates(0), dptest.Samples(50_000), dptest.Seed(seed))
 		require.NoError(t, err)
 		if rep.Verdict == dptest.Violated {
@@ -440,6 +456,6 @@ func TestDPDeepScreeningPlacesANarrowPeak(t *testing.T) {
 		}
 	}
 	require.Positive(t, deep)
-	t.Logf("detected %d of 40", detected)
-	require.GreaterOrEqual(t, detected, 36, "of 40 audits")
+	t.Logf("detected %d of %d", detected, audits)
+	require.GreaterOrEqual(t, detected, mustDetect, "of %d audits", audits)
 }

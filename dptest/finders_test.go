@@ -17,6 +17,7 @@ import (
 // by half); on DPMean, which meets its claim, it screens all its trials
 // and the audit passes. Fixed seeds.
 func TestFindPairs(t *testing.T) {
+	t.Parallel()
 	box := dptest.RemoveLast(2, -1, 1)
 	broken := dptest.Continuous(mechanisms.NonDPLaplace1{Eps: 1}.Sample)
 	for _, f := range []dptest.Finder[[]float64]{dptest.RandomFinder(box, 20), dptest.GridFinder(box, 20), dptest.BanditFinder(box, 20)} {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,4 +71,28 @@ func TestMessagesAreAttributedToTheCaller(t *testing.T) {
 	for i, f := range a.files {
 		require.Equal(t, "helper_test.go", f, "message %d", i)
 	}
+}
+
+// skipShort skips, under -short, a test whose check faster tests make:
+// cost says what the test spends, faster names those tests.
+func skipShort(t *testing.T, cost string, faster ...string) {
+	t.Helper()
+	if !testing.Short() {
+		return
+	}
+	verb := "check"
+	if len(faster) == 1 {
+		verb = "checks"
+	}
+	t.Skipf("%s; under -short %s %s the same, faster", cost, strings.Join(faster, " and "), verb)
+}
+
+// shortFirst returns the values a test loops over (fixed seeds, orders or
+// ε), or under -short the first alone: -short runs one audit of each
+// kind, the full suite all of them.
+func shortFirst[T any](values ...T) []T {
+	if testing.Short() {
+		return values[:1]
+	}
+	return values
 }

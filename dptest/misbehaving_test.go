@@ -165,6 +165,7 @@ func TestProgressIsLogged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds")
 	}
+	t.Parallel() // other tests beside it only make it last longer
 	slowish := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
 		for i := 0; i < 360; i++ { // about 6 s here: well past two intervals on a faster machine too
@@ -252,6 +253,7 @@ func TestReproduceLine(t *testing.T) {
 // reason with the outputs of further draws on the witness (all one), and
 // print no infinite resolution.
 func TestConstantOutputsAreInconclusiveAndSaySo(t *testing.T) {
+	t.Parallel()
 	continuous := dptest.Continuous(func(*rand.Rand, []float64) float64 { return 3 })
 	discrete := dptest.Discrete(func(*rand.Rand, []float64) int { return 3 })
 	vector := dptest.Vector(func(*rand.Rand, []float64) []float64 { return []float64{3, 4} })
@@ -351,10 +353,11 @@ func TestReportOfAnAuditOutOfTimeSaysInconclusive(t *testing.T) {
 
 // Numbers counted value by value that never repeat (64 random bits a
 // draw) leave an audit unresolved, and more samples would not make them
-// repeat: the remedy points to Continuous, not to more samples.
+// repeat: the remedy points to Continuous, not to more samples. 20,000
+// draws per side show it as 100,000 did, at a fifth of the cost.
 func TestDiscreteNumbersThatNeverRepeat(t *testing.T) {
 	unique := dptest.Discrete(func(r *rand.Rand, _ []float64) uint64 { return r.Uint64() })
-	opts := []dptest.Option{dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}), dptest.Candidates(0), dptest.Samples(100_000), dptest.Seed(1)}
+	opts := []dptest.Option{dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}), dptest.Candidates(0), dptest.Samples(20_000), dptest.Seed(1)}
 	for name, audit := range map[string]func() (dptest.Report, error){
 		"DP":  func() (dptest.Report, error) { return dptest.AuditDP(unique, 1, opts...) },
 		"GDP": func() (dptest.Report, error) { return dptest.AuditGDP(unique, 1, opts...) },

@@ -17,6 +17,10 @@ import (
 	"github.com/dptest/dptest/mechanisms"
 )
 
+// reportDraws and reportSeed are the draws per side and the seed of
+// reportAudits' audits.
+const reportDraws, reportSeed = 50_000, 7
+
 // reportAudits writes one audit of each claim type, a discrete and a
 // vector mechanism's, and a violation into dir, and returns their reports.
 // Fixed seeds; the correct claims have room, so none is violated or
@@ -37,7 +41,7 @@ func reportAudits(t *testing.T, dir string) []dptest.Report {
 	vec := dptest.Vector(func(r *rand.Rand, x []float64) []float64 {
 		return []float64{x[0] + r.NormFloat64(), x[1] + r.NormFloat64()}
 	})
-	opts := []dptest.Option{dptest.Samples(50_000), dptest.Seed(7), dptest.ReportTo(dir)}
+	opts := []dptest.Option{dptest.Samples(reportDraws), dptest.Seed(reportSeed), dptest.ReportTo(dir)}
 	var reps []dptest.Report
 	keep := func(rep dptest.Report, err error) {
 		t.Helper()
@@ -56,10 +60,15 @@ func reportAudits(t *testing.T, dir string) []dptest.Report {
 
 // The report directory holds a page per audit with its pictures, an index
 // listing every audit, failures first, and report.json with one entry per
-// audit whose report object is the Report's JSON.
+// audit whose report object is the Report's JSON. Its keys are documented
+// (requireJSONSchemaDocumented), and its pages render in a browser
+// (requireRendersInBrowser): the three checks share one set of audits.
 func TestReportDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	reps := reportAudits(t, dir)
+	t.Run("json schema", func(t *testing.T) { requireJSONSchemaDocumented(t, dir) })
+	t.Run("browser", func(t *testing.T) { requireRendersInBrowser(t, dir, len(reps)) })
 	require.Equal(t, dptest.Violated, reps[len(reps)-1].Verdict)
 	for _, rep := range reps[:len(reps)-1] {
 		require.Contains(t, []dptest.Verdict{dptest.Holds, dptest.Unresolved}, rep.Verdict, "%s", rep)
@@ -86,12 +95,16 @@ func TestReportDirectory(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, len(reps), strings.Count(string(index), `<tr class="audit">`))
 
-	// Entries accumulate: audits run again add their own.
-	reportAudits(t, dir)
+	// Entries accumulate: an audit run again adds its own (reportAudits'
+	// first, as it ran).
+	lap := mechanisms.Laplace{B: 1}
+	again, err := dptest.AuditRDP(dptest.Continuous(lap.Sample), 2, 2*lap.RDP(2), dptest.Samples(reportDraws), dptest.Seed(reportSeed), dptest.ReportTo(dir))
+	require.NoError(t, err)
+	require.Equal(t, reps[0].LowerBound, again.LowerBound, "the same audit")
 	b, err = os.ReadFile(filepath.Join(dir, pages.JSONFile))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &entries))
-	require.Len(t, entries, 2*len(reps))
+	require.Len(t, entries, len(reps)+1)
 }
 
 // ReportTo needs a directory; a directory that cannot be written fails the
@@ -132,11 +145,11 @@ func documentedKeys(t *testing.T, heading string) map[string]bool {
 	return keys
 }
 
-// report.json's entries and reports have exactly the keys that
-// docs/report-json.md documents, the optional ones aside.
-func TestReportJSONSchemaIsDocumented(t *testing.T) {
-	dir := t.TempDir()
-	reportAudits(t, dir)
+// requireJSONSchemaDocumented requires report.json's entries and reports
+// in dir to have exactly the keys that docs/report-json.md documents, the
+// optional ones aside.
+func requireJSONSchemaDocumented(t *testing.T, dir string) {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, pages.JSONFile))
 	require.NoError(t, err)
 	var entries []map[string]json.RawMessage

@@ -16,6 +16,7 @@ import (
 // verdict below is the likely one by a wide margin. The default size is
 // set, as -short has no quick look.)
 func TestQuickLookDecidesClearClaims(t *testing.T) {
+	t.Parallel()
 	lap := mechanisms.Laplace{B: 1}
 	m := dptest.Continuous(lap.Sample)
 	truth := lap.RDP(2)

@@ -35,13 +35,17 @@ func opts(extra ...dptest.Option) []dptest.Option {
 	return append(append([]dptest.Option{}, fast...), extra...)
 }
 
+// Correct mechanisms pass RequireRDP at their exact RDP, at λ = 2 and 5
+// (under -short at λ = 2 alone). Each audit fails a correct claim with
+// probability at most 10⁻⁴.
 func TestCorrectMechanismsPass(t *testing.T) {
+	t.Parallel()
 	gauss := mechanisms.Gaussian{Sigma: 5}
 	lap := mechanisms.Laplace{B: 5}
 	sub := mechanisms.SubsampledGaussian{Sigma: 5, Gamma: 0.5}
 	rr := mechanisms.RandomizedResponse{Eps0: 1.5, M: 10}
 	ngd := mechanisms.NoisyGD{Eta: 0.2, B: 1, K: 10}
-	for _, lam := range []float64{2, 5} {
+	for _, lam := range shortFirst[float64](2, 5) {
 		t.Run("gaussian", dptest.MakeRDP(dptest.Continuous(gauss.Sample), lam, gauss.RDP(lam), fast...))
 		t.Run("laplace", dptest.MakeRDP(dptest.Continuous(lap.Sample), lam, lap.RDP(lam), fast...))
 		t.Run("subsampled-gaussian", dptest.MakeRDP(dptest.Continuous(sub.Sample), lam, sub.RDP(lam), fast...))
@@ -60,6 +64,7 @@ func failing[D any](t *testing.T, m dptest.Mechanism[D], lam, eps float64, o ...
 }
 
 func TestBrokenMechanismsFail(t *testing.T) {
+	t.Parallel()
 	t.Run("gaussian-half-noise", func(t *testing.T) {
 		claimed := mechanisms.Gaussian{Sigma: 5}
 		actual := mechanisms.Gaussian{Sigma: 2.5}
@@ -387,6 +392,8 @@ func TestMixedOutputsDoNotFalselyFail(t *testing.T) {
 // audit fails a correct claim with probability at most 10⁻⁴; these can
 // pass on this violation, and the seeds are fixed.
 func TestRareValuesThatLeakTogetherAreCountedTogether(t *testing.T) {
+	skipShort(t, "three audits of a million draws per side, about 2 s", "internal/renyi's TestGroupPoolsRareValuesThatLeanTogether")
+	t.Parallel()
 	m := dptest.Discrete(func(r *rand.Rand, x []float64) string {
 		rate := 0.00018 * math.Pow(5, x[0])
 		if r.Float64() < rate {
@@ -432,11 +439,13 @@ func zipfWithABlock() func(r *rand.Rand, x []float64) string {
 // first version of the pooling did whenever the rare words leaned to X
 // together, diluted it (6 passes in 6 seeds, where keying one by one
 // violated 6 in 6). The screening now keeps the pool only where its
-// held-out draws estimate it higher, and seeds 1 to 3 violate it.
+// held-out draws estimate it higher, and seeds 1 to 3 violate it (seed 1
+// alone under -short).
 func TestRareValuesThatTheirOwnCountsRankAreNotPooled(t *testing.T) {
+	t.Parallel()
 	m := dptest.Discrete(zipfWithABlock())
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
-	for _, seed := range []uint64{1, 2, 3} {
+	for _, seed := range shortFirst[uint64](1, 2, 3) {
 		failing(t, m, 5, 0.13, dptest.Seed(seed), pair, atDefaultSize)
 	}
 }
@@ -449,6 +458,8 @@ func TestRareValuesThatTheirOwnCountsRankAreNotPooled(t *testing.T) {
 // such a pair again at the confirmation's size, where the same groups
 // bound 0.26–0.28, and seeds 1 to 3 violate it.
 func TestRareValuesAreScreenedAgainAtTheConfirmationsSize(t *testing.T) {
+	skipShort(t, "three audits of a million draws per side, about 2 s", "internal/search's TestRareValuesLeaveTheScreeningUnresolved", "TestRefineScreensUnresolvedLeadersAtFullSize")
+	t.Parallel()
 	m := dptest.Discrete(zipfWithABlock())
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	for _, seed := range []uint64{1, 2, 3} {
@@ -490,6 +501,7 @@ func tailOfRareWords() dptest.Mechanism[[]float64] {
 // elsewhere is still a violation: X=[1], Y=[0], whose heads alone make
 // D_2(M(X) ‖ M(Y)) = ln(0.9²/0.8 + 0.1) = 0.107, claimed at 0.05.
 func TestRareValuesTheConfirmationCannotRankAreInconclusive(t *testing.T) {
+	t.Parallel()
 	m := tailOfRareWords()
 	same := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{0}})
 	_, err := dptest.AuditRDP(m, 2, 0.05, dptest.Seed(1), same, atDefaultSize)
@@ -530,6 +542,8 @@ func eachDatasetsOwnStrings() dptest.Mechanism[[]float64] {
 // the failure text naming the group, the estimate the group's two-point
 // divergence at its counts (about 2.4; the grouped estimate is 0.52–0.54).
 func TestValuesOfOneDatasetAloneAreScreenedAgainAtTheConfirmationsSize(t *testing.T) {
+	skipShort(t, "six audits of a million draws per side, about 4 s", "internal/search's TestOneSidedValuesLeaveTheScreeningUnresolved", "TestTheGroupOfOneSideIsBoundedAsOneEvent")
+	t.Parallel()
 	m := eachDatasetsOwnStrings()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	for seed := uint64(1); seed <= 3; seed++ {
@@ -552,6 +566,8 @@ func TestValuesOfOneDatasetAloneAreScreenedAgainAtTheConfirmationsSize(t *testin
 // says which values, and at what rate the other dataset must produce
 // them for the claim to hold.
 func TestRDPPassNamesValuesOfOneDatasetAlone(t *testing.T) {
+	skipShort(t, "a million draws per side, about 1 s", "internal/search's TestAConfirmationNamesTheValuesOfOneDatasetAlone", "this package's TestAloneRateAtOrderTwo", "TestAloneReachIsTheFewestDrawsThatShowIt")
+	t.Parallel()
 	pair := dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	rep, err := dptest.AuditRDP(eachDatasetsOwnStrings(), 2, 1, dptest.Seed(1), pair, atDefaultSize)
 	require.NoError(t, err)
@@ -590,6 +606,7 @@ var atDefaultSize = dptest.Samples(1_000_000)
 // the RDP audit passes, and its success line says what it saw and what
 // would refute the claim; the DP audit of the same pair catches it.
 func TestRDPPassNamesAnOutputOfOneDatasetAlone(t *testing.T) {
+	t.Parallel()
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		if x[0] == 1 && r.IntN(1000) == 0 {
 			return 0.5
@@ -683,6 +700,7 @@ func TestStructWitness(t *testing.T) {
 // draws; scaling and shifting real outputs, or relabelling discrete ones,
 // must leave the verdict, and the bound up to round-off, unchanged.
 func TestVerdictInvariantUnderBijections(t *testing.T) {
+	t.Parallel()
 	small := []dptest.Option{dptest.Samples(5_000), dptest.Candidates(0), dptest.Seed(5)}
 	rapid.Check(t, func(t *rapid.T) {
 		sigma := rapid.Float64Range(0.5, 3).Draw(t, "sigma")
@@ -791,6 +809,7 @@ func TestInputIgnoringMechanismsPass(t *testing.T) {
 // differ by the draws between their looks, 2 rounds × 2 sides per pair
 // confirmed.
 func TestSequentialConfirmationSavesCallsWithMargin(t *testing.T) {
+	t.Parallel()
 	g := mechanisms.Laplace{B: 1}
 	m := dptest.Continuous(g.Sample)
 	atTruth, err := dptest.AuditRDP(m, 2, g.RDP(2), dptest.Samples(200_000), dptest.Seed(21))
@@ -885,6 +904,7 @@ func TestWithinFitsTheBudget(t *testing.T) {
 // in 100 are detected, 19 of these 20, the other inconclusive (a miss must
 // never pass). The seeds are fixed, so the count is deterministic.
 func TestHeldOutLuckDoesNotChooseTheEvent(t *testing.T) {
+	t.Parallel()
 	m := mechanisms.NonDPGaussian2{Eps: 0.01, Delta: 0.01}
 	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{1, 0}}
 	detected := 0
@@ -909,6 +929,7 @@ func TestHeldOutLuckDoesNotChooseTheEvent(t *testing.T) {
 // too): the remedy says how slowly draws reach further and that a lower
 // order needs fewer.
 func TestRDPBeyondTheDrawsSaysWhatMoreSamplesDo(t *testing.T) {
+	t.Parallel()
 	g := mechanisms.Gaussian{Sigma: 5}
 	_, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 100, g.RDP(100), opts(dptest.Seed(1))...)
 	var ends *dptest.EndsTooFew

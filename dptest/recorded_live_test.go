@@ -24,6 +24,7 @@ const recordedPerSide = 80_000
 // Fixed seeds; a false failure of a correct claim has probability at most
 // 10⁻⁴ an audit, and the violations are by a factor of three.
 func TestRecordedAuditsMatchLiveAudits(t *testing.T) {
+	t.Parallel()
 	lap, gauss := mechanisms.Laplace{B: 1}, mechanisms.Gaussian{Sigma: 2}
 	pair := fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}}
 	record := func(f func(*rand.Rand, []float64) float64) dptest.Recorded {

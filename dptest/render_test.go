@@ -29,6 +29,7 @@ type surveyAnswers struct {
 // an unresolved line with what would resolve it; a suspect text with its
 // remedy.
 func TestVerdictTexts(t *testing.T) {
+	t.Parallel()
 	small := []dptest.Option{dptest.Samples(50_000), dptest.Candidates(2), dptest.Seed(1)}
 	g := mechanisms.Gaussian{Sigma: 5}
 	holds, err := dptest.AuditRDP(dptest.Continuous(g.Sample), 2, g.RDP(2), small...)

@@ -23,12 +23,20 @@ import (
 
 // Output shapes unlike the papers' examples, each claimed well below its
 // exact divergence: every audit must find the violation or say it cannot
-// decide, never pass. Each runs at the default 1,000,000 samples (also
-// under -short) with a fixed seed; a correct claim would fail with
-// probability at most 10⁻⁴, and the broken ones are detected at every seed
-// tried (internal/experiments/robustness has the grid).
+// decide, never pass. Each runs with a fixed seed at the draws per side
+// its row gives, where its verdict is the one it has at the default
+// million. Most run at 200,000; three costly ones at 20,000 to 100,000.
+// The 10⁴-ary randomized response at λ = 20 runs at the million, which
+// it needs to be caught (at 200,000 it is unresolved). Under -short it is
+// skipped; internal/renyi's TestBestEventFindsTheTellingValue finds its
+// telling value at that order. A correct claim would fail with
+// probability at most 10⁻⁴, and the broken ones are detected at every
+// seed tried. At the default million these shapes are rows of
+// internal/experiments/robustness (offsets, discrete Laplace, k-ary
+// randomized response, pure DP), whose README records their verdicts.
 func TestShapesNeverPassAViolation(t *testing.T) {
-	full := dptest.Samples(1_000_000)
+	t.Parallel()
+	const million, short = dptest.DefaultSamples, dptest.ShortSamples
 	sum := func(x []float64) float64 {
 		s := 0.0
 		for _, v := range x {
@@ -41,53 +49,57 @@ func TestShapesNeverPassAViolation(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		audit  func() (dptest.Report, error)
+		draws  int // per side
+		audit  func(draws dptest.Option) (dptest.Report, error)
 		caught bool // must be a violation; otherwise a violation or unresolved
 		// why is, where not caught, the reason the audit gives at this
 		// seed for leaving the claim unresolved.
 		why dptest.Reason
 	}{
-		{"offset 1e10", func() (dptest.Report, error) {
-			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e10 + v }), 2, 0.5, full, dptest.Seed(1))
+		{"offset 1e10", short, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e10 + v }), 2, 0.5, draws, dptest.Seed(1))
 		}, true, nil},
-		{"scale 1e-170", func() (dptest.Report, error) {
-			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e-170 * v }), 2, 0.5, full, dptest.Seed(2))
+		{"scale 1e-170", short, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditRDP(gaussianAt(func(v float64) float64 { return 1e-170 * v }), 2, 0.5, draws, dptest.Seed(2))
 		}, true, nil},
-		{"modes 1e6 apart", func() (dptest.Report, error) {
+		{"modes 1e6 apart", short, func(draws dptest.Option) (dptest.Report, error) {
 			m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 				return sum(x) + r.NormFloat64() + 1e6*float64(r.IntN(2))
 			})
-			return dptest.AuditRDP(m, 2, 0.5, full, dptest.Seed(3))
+			return dptest.AuditRDP(m, 2, 0.5, draws, dptest.Seed(3))
 		}, true, nil},
-		{"discrete Laplace of scale 10⁴ on integers", func() (dptest.Report, error) {
-			return dptest.AuditRDP(discreteLaplace(1e4), 2, mechanisms.Laplace{B: 1}.RDP(2)/2, full, dptest.Seed(4))
+		{"discrete Laplace of scale 10⁴ on integers", 50_000, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditRDP(discreteLaplace(1e4), 2, mechanisms.Laplace{B: 1}.RDP(2)/2, draws, dptest.Seed(4))
 		}, true, nil},
-		{"DP of the discrete Laplace of scale 1000 on integers", func() (dptest.Report, error) {
-			return dptest.AuditDP(discreteLaplace(1000), 1/1.5, full, dptest.Seed(12))
+		{"DP of the discrete Laplace of scale 1000 on integers", short, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditDP(discreteLaplace(1000), 1/1.5, draws, dptest.Seed(12))
 		}, true, nil},
-		{"DP at offset 1e11", func() (dptest.Report, error) {
+		{"DP at offset 1e11", 100_000, func(draws dptest.Option) (dptest.Report, error) {
 			m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 				return 1e11 + mechanisms.Laplace{B: 1}.Sample(r, x)
 			})
-			return dptest.AuditDP(m, 0.5, full, dptest.Seed(5))
+			return dptest.AuditDP(m, 0.5, draws, dptest.Seed(5))
 		}, true, nil},
-		{"10⁴-ary randomized response at λ=20", func() (dptest.Report, error) {
-			return dptest.AuditRDP(kAryRR(10_000), 20, kAryRRRDP(20, 10_000)/1.5, full, dptest.Seed(6))
+		{"10⁴-ary randomized response at λ=20", million, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditRDP(kAryRR(10_000), 20, kAryRRRDP(20, 10_000)/1.5, draws, dptest.Seed(6))
 		}, true, nil},
-		{"partition selection of infinite loss", func() (dptest.Report, error) {
-			return dptest.AuditDP(partitionSelection(), 5.5, full, dptest.Seed(7))
+		{"partition selection of infinite loss", short, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditDP(partitionSelection(), 5.5, draws, dptest.Seed(7))
 		}, true, nil},
-		{"Gaussian at λ=64", func() (dptest.Report, error) {
+		{"Gaussian at λ=64", short, func(draws dptest.Option) (dptest.Report, error) {
 			g := mechanisms.Gaussian{Sigma: 5}
-			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64)/1.5, full, dptest.Seed(8))
+			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64)/1.5, draws, dptest.Seed(8))
 		}, false, (*dptest.TailsUnreached)(nil)},
-		{"10⁵-ary randomized response at λ=10", func() (dptest.Report, error) {
-			return dptest.AuditRDP(kAryRR(100_000), 10, kAryRRRDP(10, 100_000)/1.5, full, dptest.Seed(9))
+		{"10⁵-ary randomized response at λ=10", 20_000, func(draws dptest.Option) (dptest.Report, error) {
+			return dptest.AuditRDP(kAryRR(100_000), 10, kAryRRRDP(10, 100_000)/1.5, draws, dptest.Seed(9))
 		}, false, (*dptest.SparseNumbers)(nil)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rep, err := c.audit()
+			if c.draws == million {
+				skipShort(t, "a million draws per side, about 3 s", "internal/renyi's TestBestEventFindsTheTellingValue")
+			}
+			rep, err := c.audit(dptest.Samples(c.draws))
 			require.NotEqual(t, dptest.Holds, rep.Verdict, "a violation passed: %s", rep)
 			if err != nil {
 				require.False(t, c.caught, "unresolved where a violation is plain: %v", err)
@@ -112,16 +124,24 @@ func TestShapesNeverPassAViolation(t *testing.T) {
 	}
 }
 
-// The same shapes claimed at their truth are not failed.
+// The same shapes claimed at their truth are not failed. A correct claim
+// fails with probability at most 10⁻⁴. The 10⁴-ary randomized response
+// runs at the default million draws per side, also under -short: there a
+// claim at a third of its truth is violated, at 200,000 it is not. The
+// Gaussian at λ = 64 runs at 200,000: a claim at a third of its truth is
+// violated neither there nor at the million (the draws do not reach its
+// evidence), so the million adds no check. At the million it is a row of
+// the robustness experiment ("gaussian sum+N(0,5) λ=64"), whose README
+// records it.
 func TestShapesAtTheirTruthDoNotFail(t *testing.T) {
-	full := dptest.Samples(1_000_000)
+	t.Parallel()
 	g := mechanisms.Gaussian{Sigma: 5}
 	for name, audit := range map[string]func() (dptest.Report, error){
 		"Gaussian at λ=64": func() (dptest.Report, error) {
-			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64), full, dptest.Seed(10))
+			return dptest.AuditRDP(dptest.Continuous(g.Sample), 64, g.RDP(64), dptest.Samples(dptest.ShortSamples), dptest.Seed(10))
 		},
 		"10⁴-ary randomized response at λ=10": func() (dptest.Report, error) {
-			return dptest.AuditRDP(kAryRR(10_000), 10, kAryRRRDP(10, 10_000), full, dptest.Seed(11))
+			return dptest.AuditRDP(kAryRR(10_000), 10, kAryRRRDP(10, 10_000), dptest.Samples(dptest.DefaultSamples), dptest.Seed(11))
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -138,8 +158,11 @@ func TestShapesAtTheirTruthDoNotFail(t *testing.T) {
 // resolved at the default sample size: the leading pairs are screened again
 // at the confirmation's size, where a discrete Laplace of scale 1000 (about
 // 14,000 values) is seen some 70 times a value. (Inconclusive in none of 20
-// grid audits; a false failure has probability at most 10⁻⁴.)
+// grid audits; a false failure has probability at most 10⁻⁴.) At 200,000
+// draws per side and 20 candidates the DP audit is unresolved.
 func TestWideIntegersAreResolved(t *testing.T) {
+	skipShort(t, "two audits of a million draws per side, about 15 s", "internal/search's TestRefineScreensUnresolvedLeadersAtFullSize", "TestRareValuesLeaveTheScreeningUnresolved")
+	t.Parallel()
 	full := dptest.Samples(1_000_000)
 	for name, audit := range map[string]func() (dptest.Report, error){
 		"RDP": func() (dptest.Report, error) {
@@ -208,6 +231,7 @@ func partitionSelection() dptest.Mechanism[[]float64] {
 // claim of 2.5 fails; simplification toward the old [0, 1] extremes
 // would have shown a difference of 1 (D₂ = 1) at best.
 func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
+	t.Parallel()
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		s := 0.0
 		for _, v := range x {
@@ -238,6 +262,7 @@ func TestSearchReachesTheExtremesOfTheUsersData(t *testing.T) {
 // draws, above the claimed 0.735: the audit passed. A screening the
 // confirmations contradict now leaves it suspect (HeldOutExceedance).
 func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
+	t.Parallel()
 	nl1 := mechanisms.NonDPLaplace1{Eps: 1}
 	claim := mechanisms.RandomizedResponse{Eps0: 1, M: 1}.RDP(2)
 	m := dptest.Continuous(nl1.Sample).
@@ -275,6 +300,8 @@ func TestNoPassAgainstTheScreeningsEvidence(t *testing.T) {
 // docs/limits.md). Fixed seeds; the robustness grid's "alone" rows run
 // more.
 func TestOutputsOfOneDatasetAlone(t *testing.T) {
+	skipShort(t, "eight audits of a million draws per side, about 8 s", "internal/renyi's TestFarAndAtomRunsAreGroupedApart", "TestAtomOfOneDatasetAloneIsGroupedApart", "internal/search's TestFarAlone", "TestInnerAloneAtom", "internal/local's TestOneSidedStretches")
+	t.Parallel()
 	lap := mechanisms.Laplace{B: 1}
 	pair := fixtures.Pair[[]float64]{X: []float64{1, 0.5}, Y: []float64{0, 0.5}}
 	leaky := func(every int, leak func(r *rand.Rand) float64) dptest.Mechanism[[]float64] {
@@ -371,6 +398,8 @@ func requireFarOutputs(t *testing.T, rep dptest.Report, err error) {
 // rate three times this, show losses above 1.44 on fresh draws in every
 // direction), so a failure of this test means the runs are lost again.
 func TestSpreadOutputsOfOneDatasetAloneBeyondTheOthers(t *testing.T) {
+	skipShort(t, "three audits of a million draws per side, about 1.5 s", "internal/local's TestARunOfOneSideIsScreenedApart")
+	t.Parallel()
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		if r.IntN(3333) == 0 {
 			return 10 - 20*x[0] + 0.01*r.NormFloat64()
@@ -412,6 +441,8 @@ func requireViolatedAtSeeds1To3(t *testing.T, m dptest.Mechanism[[]float64], eps
 // (seeds 1–6 on this pair, bounds 2.7–3.4, and the robustness grid's 10 on
 // searched pairs) put above 0.83 at 95% confidence.
 func TestARunOfOneDatasetAloneBesideLaplaceNoise(t *testing.T) {
+	skipShort(t, "three audits of a million draws per side, about 3 s", "internal/local's TestAValueOfOneSideAloneIsASecondEvent", "TestOneSidedStretches")
+	t.Parallel()
 	m := laplaceWithARunAt40().WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
 	requireViolatedAtSeeds1To3(t, m, 2, 10)
 }
@@ -433,8 +464,10 @@ func laplaceWithARunAt40() dptest.Mechanism[[]float64] {
 // at the confirmation's level, halved where it bounded two events), for
 // either direction: the run at 40 beside Laplace noise, of X (= [1]) and
 // then of Y, whose event lies in the upper tail and holds about 500 of
-// the run's draws; and a discrete mechanism's values. Fixed seeds.
+// the run's draws. Fixed seeds.
 func TestAViolationNamesItsEventAndCounts(t *testing.T) {
+	skipShort(t, "two audits of a million draws per side, about 2 s", "TestADiscreteViolationNamesItsValuesAndCounts")
+	t.Parallel()
 	one, zero := []float64{1}, []float64{0}
 	for _, pair := range []fixtures.Pair[[]float64]{{X: one, Y: zero}, {X: zero, Y: one}} {
 		rep, err := dptest.AuditDP(laplaceWithARunAt40().WithPairs(pair), 2, dptest.Samples(1_000_000), dptest.Candidates(0), dptest.Seed(2))
@@ -457,6 +490,14 @@ func TestAViolationNamesItsEventAndCounts(t *testing.T) {
 		require.InDelta(t, expected, float64(rep.Details.EventCounts[other]), 4*math.Sqrt(expected)+4, "%s", rep)
 		requireBoundOfCounts(t, rep, rep.Details.EventCounts[leaking], rep.Details.EventCounts[other])
 	}
+}
+
+// A discrete mechanism's DP violation names the values of the event of
+// its bound and their counts on each side, from which the bound follows,
+// as TestAViolationNamesItsEventAndCounts requires of real outputs. Fixed
+// seed, default sizes.
+func TestADiscreteViolationNamesItsValuesAndCounts(t *testing.T) {
+	one, zero := []float64{1}, []float64{0}
 	geometric := dptest.Discrete(func(r *rand.Rand, x []float64) int {
 		g := func() int { return int(math.Floor(-math.Log(r.Float64()) / 2)) } // ratio e^{−2}
 		return int(x[0]) + g() - g()
@@ -478,6 +519,7 @@ func TestAViolationNamesItsEventAndCounts(t *testing.T) {
 // (1, 0.05) (δ(1) = 0.127) and at μ = 0.6 (μ = 1), in both directions of
 // the pair. Fixed seed.
 func TestAnEventViolationNamesItsEventAndCounts(t *testing.T) {
+	t.Parallel()
 	one, zero := []float64{1}, []float64{0}
 	for _, pair := range []fixtures.Pair[[]float64]{{X: one, Y: zero}, {X: zero, Y: one}} {
 		g := dptest.Continuous(mechanisms.Gaussian{Sigma: 1}.Sample).WithPairs(pair)
@@ -522,6 +564,8 @@ func requireBoundOfCounts(t *testing.T, rep dptest.Report, on, other int64) {
 // event criterion's orders now put it first, in a group of its own.
 // Fixed seed, default sizes.
 func TestDiscreteValueOfOneDatasetAlone(t *testing.T) {
+	skipShort(t, "a million draws per side", "internal/renyi's TestValueOfOneDatasetAloneInEventOrders")
+	t.Parallel()
 	m := dptest.Discrete(func(r *rand.Rand, x []float64) int {
 		if x[0] == 1 && r.IntN(8000) == 0 {
 			return 1000
@@ -556,6 +600,7 @@ func hockeyCheckViolated(rep dptest.Report) bool {
 // cell of a partition holds both grids. The values are counted one by one
 // besides the cells, so that each claim type sees it.
 func TestInterleavedGridsAreCaught(t *testing.T) {
+	t.Parallel()
 	grid := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		return math.Round(1000*r.NormFloat64()) + 0.5*x[0]
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
@@ -579,12 +624,20 @@ func TestInterleavedGridsAreCaught(t *testing.T) {
 // screened one by one beside its cells; an event chosen on them leaves
 // values the screening never saw outside it, which the cells, screened
 // too, hold. They are no reason to leave an (ε, δ) audit unresolved (3 of
-// 12 seeds were, with the values table and without this rule).
+// 12 seeds were, with the values table and without this rule). Under
+// -short seeds 1–4 run: at that rate one of them at least would be
+// unresolved with probability 0.68.
 func TestRoundedOutputsAreNotUnresolvedByUnseenValues(t *testing.T) {
+	t.Parallel()
+	const allSeeds, shortSeeds = 12, 4
+	seeds := uint64(allSeeds)
+	if testing.Short() {
+		seeds = shortSeeds
+	}
 	m := dptest.Continuous(func(r *rand.Rand, x []float64) float64 {
 		return math.Round(x[0] + 100*(r.ExpFloat64()-r.ExpFloat64()))
 	}).WithPairs(fixtures.Pair[[]float64]{X: []float64{1}, Y: []float64{0}})
-	for seed := uint64(1); seed <= 12; seed++ {
+	for seed := uint64(1); seed <= seeds; seed++ {
 		rep, err := dptest.AuditApproxDP(m, 0.01, 0.01, dptest.Samples(200_000), dptest.Candidates(0), dptest.Seed(seed))
 		require.NotEqual(t, dptest.Violated, rep.Verdict, "seed %d", seed)
 		if err != nil {
@@ -628,6 +681,8 @@ func discreteGaussian(sigma2 float64) func(r *rand.Rand, c int64) int64 {
 // two away) the claim at the truth passes; a correct claim fails with
 // probability at most 10⁻⁴.
 func TestIntegerTailsAreExamined(t *testing.T) {
+	skipShort(t, "two audits of a million draws per side", "internal/renyi's TestEndZonesOfNumbers", "TestEndZonesAndZoneShare")
+	t.Parallel()
 	m := dptest.Discrete(discreteGaussian(2)).WithPairs(fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
 	rep, err := dptest.AuditRDP(m, 20, 2.5, dptest.Samples(1_000_000), dptest.Seed(300))
 	requireTailsUnreached(t, rep, err, 20, fixtures.Pair[int64]{X: 1_000_001, Y: 1_000_000})
@@ -661,6 +716,8 @@ func requireTailsUnreached[D any](t *testing.T, rep dptest.Report, err error, la
 // passed it). At λ = 2 the claims at the truth pass; a correct claim fails
 // with probability at most 10⁻⁴.
 func TestTailsBesideGapsAreExamined(t *testing.T) {
+	skipShort(t, "six audits of a million draws per side, about 2 s", "internal/renyi's TestZonesBesideGaps", "TestEndZonesOfNumbers")
+	t.Parallel()
 	gauss := discreteGaussian(2)
 	wrapped := dptest.Discrete(func(r *rand.Rand, c int64) uint8 { return uint8(gauss(r, c)) }).
 		WithPairs(fixtures.Pair[int64]{X: 1, Y: 0})
@@ -702,6 +759,8 @@ func TestTailsBesideGapsAreExamined(t *testing.T) {
 // the open ends are. At λ = 2 the claims at the truth pass; a correct
 // claim fails with probability at most 10⁻⁴.
 func TestRealTailsBesideGapsAreExamined(t *testing.T) {
+	skipShort(t, "four audits of a million draws per side, about 1 s", "internal/renyi's TestZonesBesideGapsOfRealOutputs")
+	t.Parallel()
 	noise := func(r *rand.Rand, c float64) float64 { return c + 2*r.NormFloat64() }
 	wrapped := dptest.Continuous(func(r *rand.Rand, c float64) float64 { return math.Mod(noise(r, c)+1000, 100) }).
 		WithPairs(fixtures.Pair[float64]{X: 1, Y: 0})
@@ -758,6 +817,8 @@ func wideDiscreteGaussian(sigma float64) func(r *rand.Rand, c int64) int64 {
 // took it for a tail's: inconclusive in 5 of 5 seeds); a correct claim
 // fails with probability at most 10⁻⁴.
 func TestSparseIntegerTailsAreExamined(t *testing.T) {
+	skipShort(t, "six audits of a million draws per side, about 2 s", "internal/renyi's TestEndZonesOfNumbers")
+	t.Parallel()
 	wide := wideDiscreteGaussian(300)
 	narrow := wideDiscreteGaussian(30)
 	int64s := dptest.Discrete(wide).WithPairs(fixtures.Pair[int64]{X: 150, Y: 0})
@@ -793,14 +854,19 @@ func TestSparseIntegerTailsAreExamined(t *testing.T) {
 // outputs a side biasing the plug-in (p̂/q̂)^λ upwards by more than its
 // correction removes (bounds up to 1.03 of the truth). The early look now
 // merges groups until each expects GroupCount·λ² outputs a side. A
-// correct claim fails with probability at most 10⁻⁴ each.
+// correct claim fails with probability at most 10⁻⁴ each. Seeds 1 and 2
+// run here: at the old rate (4 in 5) one of them would fail with
+// probability 0.96. The calibration experiment's "dlap" rows at λ = 10
+// run more seeds; its README records them.
 func TestEarlyLooksAtHighOrdersDoNotFailCorrectClaims(t *testing.T) {
+	skipShort(t, "two audits of a million draws per side, about 2 s", "internal/renyi's TestCoarsenMergesThinGroups", "internal/search's TestCoarsenedKeepsZonesApart")
+	t.Parallel()
 	const b = 1000
 	dl := mechanisms.DiscreteLaplace{B: b, Sensitivity: b}
 	m := dptest.Discrete(dl.Sample).WithPairs(fixtures.Pair[int64]{X: b, Y: 0})
 	truth := dl.RDP(10)
 	require.InDelta(t, 0.9287, truth, 1e-4) // the Laplace's 1 + ln(10/19)/9, up to the lattice
-	for seed := uint64(1); seed <= 4; seed++ {
+	for _, seed := range []uint64{1, 2} {
 		rep, err := dptest.AuditRDP(m, 10, truth, dptest.Samples(1_000_000), dptest.Seed(seed))
 		require.NoError(t, err, "seed %d", seed)
 		require.NotEqual(t, dptest.Violated, rep.Verdict, "seed %d: %s", seed, rep)

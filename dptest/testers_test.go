@@ -26,6 +26,7 @@ func testerOpts(n int, seed uint64, ts ...dptest.Tester) []dptest.Option {
 // tester. Fixed seeds; a tester misses a violation 0.19 above its
 // tolerance with probability far below 10⁻⁴.
 func TestTestersFindAViolation(t *testing.T) {
+	t.Parallel()
 	m := dptest.Continuous(mechanisms.NonDPGaussian1{Eps: 1, Delta: 0.01}.Sample)
 	for _, tc := range []struct {
 		ts   []dptest.Tester
@@ -59,6 +60,7 @@ func TestTestersFindAViolation(t *testing.T) {
 // alike; beside Own they are cross-checks, and Own's criteria pass it
 // (Own's runs first, whatever the order given).
 func TestTestersOnACorrectMechanism(t *testing.T) {
+	t.Parallel()
 	lap := dptest.Continuous(mechanisms.Laplace{B: 1}.Sample)
 	one := []dptest.Option{dptest.Pairs(fixtures.Pair[[]float64]{X: []float64{0}, Y: []float64{1}}), dptest.Candidates(0), dptest.Samples(200_000), dptest.Seed(2)}
 	rep, err := dptest.AuditDP(lap, 1, append(one, dptest.Testers(dptest.Classifier()))...)

@@ -104,7 +104,7 @@ func rdpInt(lambda float64, f func(r *rand.Rand, x []float64) int64) func(float6
 func shapes() []shape {
 	var out []shape
 	add := func(s shape) { out = append(out, s) }
-	for _, off := range []float64{1, 1e3, 1e6, 1e9, 1e12, 1e15} {
+	for _, off := range []float64{1, 1e3, 1e6, 1e9, 1e10, 1e12, 1e15} {
 		add(shape{"offset", fmt.Sprintf("%g+sum+N(0,1)", off), "RDP", 2, 1,
 			rdpReal(2, func(r *rand.Rand, x []float64) float64 { return off + sum(x) + r.NormFloat64() })})
 	}
@@ -112,7 +112,7 @@ func shapes() []shape {
 		add(shape{"scale", fmt.Sprintf("%g*(sum+N(0,1))", sc), "RDP", 2, 1,
 			rdpReal(2, func(r *rand.Rand, x []float64) float64 { return sc * (sum(x) + r.NormFloat64()) })})
 	}
-	for _, b := range []float64{1, 10, 1e3, 1e5} {
+	for _, b := range []float64{1, 10, 1e3, 1e4, 1e5} {
 		truth := discreteLaplaceRDP(2, b, int(b))
 		add(shape{"dlaplace", fmt.Sprintf("int floor(%g*sum)+DLap(%g)", b, b), "RDP", 2, truth,
 			rdpInt(2, func(r *rand.Rand, x []float64) int64 {
