@@ -86,7 +86,7 @@ func TestMechanismsThatIgnoreTheirGenerator(t *testing.T) {
 	})
 	require.False(t, r.failed)
 	require.Empty(t, r.errors)
-	require.Len(t, r.logs, 1)
+	require.Len(t, r.auditLogs(), 1)
 }
 
 // An audit stopped by its context (or the test's deadline) is unresolved,

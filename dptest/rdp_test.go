@@ -170,9 +170,10 @@ func TestSuccessLogAndSubtestReproduceLine(t *testing.T) {
 	o := opts(dptest.Seed(8))
 	r := run("TestX/sub case", func(rt *recorder) { dptest.RequireRDP(rt, m, 2, g.RDP(2), o...) })
 	require.False(t, r.failed, r.text())
-	require.Len(t, r.logs, 1)
+	logs := r.auditLogs()
+	require.Len(t, logs, 1)
 	// A pass logs one short line.
-	line := r.logs[0]
+	line := logs[0]
 	require.LessOrEqual(t, len([]rune(line)), dptest.MaxHoldsLine, line)
 	require.Regexp(t, `^\[dptest\] \(λ=2, ε=0\.04\)-RDP holds on substitution pairs in \[0, 1\]\^10: bound 0\.0\d+, resolution 1\.\d+×, reach 1/[\d,]+, [\d.]+[kM]? calls, [\d.]+m?s$`, line)
 	// It is the report's, whose fields say what the old long line said.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/dptest/dptest/dptest"
 )
 
 // recorder is a TestingT that records what an assertion reports. FailNow
@@ -27,6 +29,20 @@ func (r *recorder) Logf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+
+// auditLogs returns the lines logged but DefaultDomainHint, which the
+// first test of the binary to search the default domain logs.
+func (r *recorder) auditLogs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, l := range r.logs {
+		if l != dptest.DefaultDomainHint {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (r *recorder) FailNow() {
